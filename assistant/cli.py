@@ -1,0 +1,254 @@
+"""The command line: a thin shell over the core. User errors print one line and exit 2."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+from assistant.errors import AssistantError, InputError
+
+log = logging.getLogger("assistant")
+BUNDLED_SOURCE = "bundled:icml2026"
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:  # one line, exit 2, says where help is
+        self.exit(2, f"error: {message} (see `{self.prog} --help`)\n")
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--store", type=Path, help="Chroma store directory (ASSISTANT_STORE)")
+    p.add_argument("--collection", help="collection name (ASSISTANT_COLLECTION)")
+    p.add_argument("--chroma-url", help="use a Chroma server, e.g. http://127.0.0.1:8000")
+    p.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+
+
+def _filters(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--k", type=int, help="how many papers to retrieve")
+    p.add_argument("--venue", help="only papers of this venue (e.g. ICML)")
+    p.add_argument("--year", type=int, help="only papers of this year")
+    p.add_argument("--author", help="only papers with an author matching this")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="assistant", description="Answers questions about paper abstracts, "
+                     "citing every claim.")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
+    sub.required = True
+
+    p = sub.add_parser("ingest", help="add paper lists to the store (default: bundled ICML 2026)")
+    p.add_argument("paths", nargs="*", type=Path, metavar="PATH",
+                   help=".txt (header + blank-line-separated abstracts), .json, .jsonl or .csv")
+    p.add_argument("--no-prune", action="store_true",
+                   help="keep papers that are no longer in the file")
+    _common(p)
+
+    p = sub.add_parser("ask", help="answer one question with cited papers")
+    p.add_argument("question")
+    p.add_argument("--backend", choices=["auto", "llm", "extractive"])
+    p.add_argument("--model", help="chat model name (ASSISTANT_MODEL)")
+    _filters(p)
+    _common(p)
+
+    p = sub.add_parser("search", help="retrieval only: the ranked papers")
+    p.add_argument("query")
+    _filters(p)
+    _common(p)
+
+    p = sub.add_parser("papers", help="every paper in the store")
+    p.add_argument("--json", action="store_true")
+    _common(p)
+
+    p = sub.add_parser("config", help="the effective settings (secrets masked)")
+    p.add_argument("--json", action="store_true")
+    _common(p)
+    return parser
+
+
+def _settings(args: argparse.Namespace, **extra: Any) -> Any:
+    from assistant.settings import load_settings
+
+    return load_settings(store=getattr(args, "store", None),
+                         collection=getattr(args, "collection", None),
+                         chroma_url=getattr(args, "chroma_url", None), **extra)
+
+
+def _store(settings: Any, *, create: bool = False) -> Any:
+    from assistant.embeddings import make_embedder
+
+    embedder = make_embedder(settings)
+    embedder.preload()  # the model loads while Chroma imports
+    from assistant.store import PaperStore
+
+    return PaperStore.from_settings(settings, embedder=embedder, create=create)
+
+
+def _print_json(obj: Any) -> None:
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=2) + "\n")
+
+
+# -- commands -------------------------------------------------------------------------------
+def cmd_ingest(args: argparse.Namespace) -> int:
+    from assistant.corpus import bundled_papers, load_papers
+
+    settings = _settings(args)
+    sources: list[tuple[str, list[Any]]] = []
+    if not args.paths:
+        sources.append((BUNDLED_SOURCE, bundled_papers()))
+    for path in args.paths:  # parse everything before touching the store
+        sources.append((str(path.resolve()), load_papers(path)))
+    store = _store(settings, create=True)
+    for source, papers in sources:
+        report = _ingest_with_progress(store, papers, source, prune=not args.no_prune)
+        print(report.summary())
+    print(f"collection {store.name!r} in {store.location}: {store.paper_count()} papers")
+    return 0
+
+
+def _ingest_with_progress(store: Any, papers: list[Any], source: str, *, prune: bool) -> Any:
+    if not sys.stderr.isatty():
+        return store.ingest(papers, source=source, prune=prune)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                  TimeRemainingColumn(), transient=True, console=_stderr_console()) as bar:
+        task = bar.add_task("embedding chunks", total=None)
+
+        def tick(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        return store.ingest(papers, source=source, prune=prune, progress=tick)
+
+
+def _stderr_console() -> Any:
+    from rich.console import Console
+
+    return Console(stderr=True)
+
+
+def _filters_from(args: argparse.Namespace) -> Any:
+    from assistant.retrieval import Filters
+
+    return Filters(venue=args.venue, year=args.year, author=args.author)
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    from assistant.answer import answer, build_answerer
+    from assistant.retrieval import Retriever
+
+    settings = _settings(args, backend=args.backend, model=args.model, k=args.k)
+    store = _store(settings)
+    retriever = Retriever(store=store, candidates=settings.candidates)
+    answerer = build_answerer(settings, embedder=store.embedder)
+    stream = not args.json and sys.stdout.isatty()
+
+    def show(text: str) -> None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+    result = answer(args.question, retriever=retriever, answerer=answerer, k=settings.k,
+                    filters=_filters_from(args), on_delta=show if stream else None)
+    if args.json:
+        _print_json(result.to_dict())
+        return 0
+    if not stream:
+        sys.stdout.write(result.text)
+    sys.stdout.write("\n")
+    if result.citations:
+        sys.stdout.write("\nReferences\n" + result.references() + "\n")
+    note = f"{result.backend}:{result.model} · {result.timings.get('total_ms', 0):.0f} ms"
+    if result.dropped_citations:
+        note += f" · dropped citations of missing sources: {result.dropped_citations}"
+    print(note, file=sys.stderr)
+    return 0
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    from assistant.retrieval import Retriever
+
+    settings = _settings(args, k=args.k)
+    store = _store(settings)
+    retrieval = Retriever(store=store, candidates=settings.candidates).search(
+        args.query, k=args.k or 10, filters=_filters_from(args))
+    if args.json:
+        _print_json({"query": args.query, "relevance": retrieval.relevance.to_dict(),
+                     "timings": {k: round(v, 1) for k, v in retrieval.timings.items()},
+                     "papers": [{"rank": rp.rank, "paper_id": rp.paper.paper_id,
+                                 "title": rp.paper.title, "venue": rp.paper.venue,
+                                 "year": rp.paper.year, "score": round(rp.score, 4)}
+                                for rp in retrieval.papers]})
+        return 0
+    for rp in retrieval.papers:
+        print(f"{rp.rank:>3}. {rp.score:.3f}  {rp.paper.title}  ({rp.paper.venue_year})  "
+              f"[{rp.paper.paper_id}]")
+    if not retrieval.relevance.relevant:
+        print("(nothing here looks relevant to the query)", file=sys.stderr)
+    return 0
+
+
+def cmd_papers(args: argparse.Namespace) -> int:
+    store = _store(_settings(args))
+    papers = store.papers()
+    if args.json:
+        _print_json([{"paper_id": p.paper_id, "title": p.title, "venue": p.venue,
+                      "year": p.year, "url": p.url or p.code_url, "abstract": p.abstract}
+                     for p in papers])
+        return 0
+    for p in papers:
+        print(f"{p.paper_id}  {p.venue_year:<10}  {p.title}")
+    print(f"{len(papers)} papers in collection {store.name!r}", file=sys.stderr)
+    return 0
+
+
+def cmd_config(args: argparse.Namespace) -> int:
+    from assistant.settings import config_file
+
+    values = _settings(args).masked()
+    if args.json:
+        _print_json(values)
+        return 0
+    print(f"# config file: {config_file()}")
+    for key, value in values.items():
+        print(f"{key} = {value!r}" if value is not None else f"{key} = (unset)")
+    return 0
+
+
+COMMANDS = {"ingest": cmd_ingest, "ask": cmd_ask, "search": cmd_search, "papers": cmd_papers,
+            "config": cmd_config}
+
+
+def _setup_logging(verbose: bool) -> None:
+    logging.basicConfig(level=logging.DEBUG if verbose else logging.WARNING,
+                        format="%(levelname)s %(name)s: %(message)s")
+    for noisy in ("openai", "httpx", "httpcore", "chromadb", "urllib3"):
+        logging.getLogger(noisy).setLevel(logging.DEBUG if verbose else logging.ERROR)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    _setup_logging(getattr(args, "verbose", False))
+    try:
+        if getattr(args, "k", None) is not None and not 1 <= args.k <= 50:
+            raise InputError("--k must be between 1 and 50")
+        return COMMANDS[args.command](args)
+    except AssistantError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:
+        if getattr(args, "verbose", False):
+            raise
+        print(f"error: unexpected {type(exc).__name__}: {exc} (run with --verbose for details)",
+              file=sys.stderr)
+        return 1

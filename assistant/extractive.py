@@ -1,0 +1,143 @@
+"""The built-in offline answerer: picks the abstract sentences that answer the question.
+
+For each paper it is given (already judged relevant, best first) it scores every sentence by
+embedding similarity to the question, vocabulary coverage, and a cue that fits the question's
+kind (results for "what does X find", the method sentence for "which paper does X"). It then
+writes a short answer that names the papers and cites every sentence.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from assistant.relevance import RELATIVE_KEEP, coverage
+from assistant.textutil import clean_markup, split_sentences
+
+if TYPE_CHECKING:
+    from assistant.embeddings import Embedder
+    from assistant.retrieval import RetrievedPaper
+
+_PLURAL = re.compile(r"\b(?:papers|works|approaches|methods|studies|articles|ones)\b|"
+                     r"\b(?:list|compare|which of|any)\b", re.IGNORECASE)
+_RESULT_Q = re.compile(r"\b(?:find|found|finding|result|achiev\w*|improv\w*|outperform\w*|"
+                       r"show\w*|accura\w*|how (?:much|many|well|robust|good|fast)|perform\w*|"
+                       r"gain\w*|conclu\w*|effect\w*|better|score|regret|bound|speed\w*)\b",
+                       re.IGNORECASE)
+_RESULT_S = re.compile(r"\b(?:outperform\w*|achiev\w*|improv\w*|surpass\w*|show|shows|"
+                       r"demonstrat\w*|find|found|results?|state-of-the-art|SOTA|reduc\w*|"
+                       r"speedup|accuracy|gains?|bound|regret)\b|\d+(?:\.\d+)?\s*(?:%|x|×)|"
+                       r"[+-]\d", re.IGNORECASE)
+_METHOD_S = re.compile(r"\bwe (?:propose|introduce|present|develop|design)\b|\b(?:named|called)\b",
+                       re.IGNORECASE)
+_WHICH = re.compile(r"\b(?:which|what) (?:paper|work|method|approach|study)\b|\bis there a paper\b",
+                    re.IGNORECASE)
+
+
+@dataclass
+class _Scored:
+    index: int
+    text: str
+    score: float
+
+
+def third_person(sentence: str) -> str:
+    """'We propose X; our method ...' -> 'The authors propose X; their method ...'."""
+    s = re.sub(r"^(?:In this (?:paper|work),?\s*)?[Ww]e\b", "The authors", sentence)
+    s = re.sub(r"(?<=[,;:] )we\b", "the authors", s)
+    s = re.sub(r"\bwe\b", "they", s)
+    s = re.sub(r"\bWe\b", "They", s)
+    s = re.sub(r"\bour\b", "their", s)
+    s = re.sub(r"\bOur\b", "Their", s)
+    s = re.sub(r"\bours\b", "theirs", s)
+    s = re.sub(r"\bus\b", "them", s)
+    return s
+
+
+class ExtractiveAnswerer:
+    backend = "extractive"
+    model = "extractive-v1"
+
+    def __init__(self, *, embedder: Embedder, max_sentences: int = 3, max_papers: int = 5) -> None:
+        self.embedder = embedder
+        self.max_sentences = max_sentences
+        self.max_papers = max_papers
+        self.usage: dict[str, int] = {}
+
+    def _score(self, question: str, papers: Sequence[RetrievedPaper]) -> list[list[_Scored]]:
+        import numpy as np
+
+        wants_result = bool(_RESULT_Q.search(question))
+        wants_method = bool(_WHICH.search(question)) and not wants_result
+        per_paper = [split_sentences(clean_markup(p.paper.abstract)) for p in papers]
+        flat = [s for sents in per_paper for s in sents]
+        if not flat:
+            return [[] for _ in papers]
+        vectors = self.embedder.embed([question, *flat])
+        sims = vectors[1:] @ vectors[0]
+        out: list[list[_Scored]] = []
+        k = 0
+        for sents in per_paper:
+            scored = []
+            for i, s in enumerate(sents):
+                score = float(sims[k]) + 0.4 * coverage(question, s)
+                if wants_result and _RESULT_S.search(s):
+                    score += 0.15
+                if wants_method and _METHOD_S.search(s):
+                    score += 0.15
+                if len(s) < 40:
+                    score -= 0.2
+                scored.append(_Scored(i, s, score))
+                k += 1
+            out.append(scored)
+        _ = np
+        return out
+
+    def pick(self, question: str, papers: Sequence[RetrievedPaper], *, plural: bool = False
+             ) -> list[list[_Scored]]:
+        """The sentences chosen per paper, in abstract order (also used to highlight)."""
+        scored = self._score(question, papers)
+        chosen = []
+        for rank, sents in enumerate(scored):
+            limit = self.max_sentences if rank == 0 and not plural else 1
+            best = sorted(sents, key=lambda s: -s.score)[:limit]
+            chosen.append(sorted(best, key=lambda s: s.index))
+        return chosen
+
+    def compose(self, question: str, papers: Sequence[RetrievedPaper]) -> str:
+        papers = list(papers)[: self.max_papers]
+        if not papers:
+            return "The indexed papers do not answer this question."
+        plural = bool(_PLURAL.search(question)) and len(papers) > 1
+        if not plural:  # the best-supported paper leads a singular answer
+            papers.sort(key=lambda rp: -rp.evidence)
+        chosen = self.pick(question, papers, plural=plural)
+        lines: list[str] = []
+        if plural:
+            lines.append(f"{len(papers)} papers in the collection bear on this:")
+            lines.append("")
+            for n, (rp, sents) in enumerate(zip(papers, chosen, strict=True), 1):
+                body = " ".join(third_person(s.text) for s in sents)
+                lines.append(f"- **{rp.paper.title}** [{n}]: {body} [{n}]")
+            return "\n".join(lines)
+        top = papers[0]
+        where = f" ({top.paper.venue_year})" if top.paper.venue_year else ""
+        lines.append(f"The most relevant paper is **{top.paper.title}**{where} [1].")
+        for s in chosen[0]:
+            lines.append(f"{third_person(s.text)} [1]")
+        text = " ".join(lines)
+        close = [(n, rp) for n, rp in enumerate(papers[1:], 2)
+                 if rp.evidence >= top.evidence * RELATIVE_KEEP]
+        if close:
+            others = [f"**{rp.paper.title}** [{n}]" for n, rp in close]
+            text += "\n\nAlso related: " + "; ".join(others) + "."
+        return text
+
+    async def stream_answer(self, question: str, papers: Sequence[RetrievedPaper],
+                            history: Sequence[tuple[str, str]] = ()) -> AsyncIterator[str]:
+        text = self.compose(question, papers)
+        self.usage = {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}
+        for piece in re.split(r"(?<=\s)", text):
+            yield piece

@@ -1,0 +1,107 @@
+"""One chat-model interface: ``stream(messages)`` yields text deltas.
+
+``OpenAIChatModel`` wraps ``openai.AsyncOpenAI`` for any OpenAI-compatible endpoint (OpenAI,
+vLLM, Ollama, llama.cpp server). Endpoint failures become one-line ``LLMError``s that say what
+to fix. ``usage`` holds the last call's token counts (the server's, else tiktoken's estimate).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Sequence
+from typing import Any, Protocol
+
+from assistant import tokens
+from assistant.errors import (
+    LLMAuthError,
+    LLMError,
+    LLMModelNotFound,
+    LLMRateLimited,
+    LLMUnreachable,
+)
+
+log = logging.getLogger(__name__)
+Message = dict[str, str]
+
+
+class ChatModel(Protocol):
+    backend: str
+    model: str
+    usage: dict[str, Any]
+
+    def stream(self, messages: Sequence[Message]) -> AsyncIterator[str]: ...
+
+
+def estimate_usage(messages: Sequence[Message], completion: str) -> dict[str, Any]:
+    prompt = sum(tokens.count(m["content"]) + 4 for m in messages)
+    done = tokens.count(completion)
+    return {"prompt_tokens": prompt, "completion_tokens": done, "total_tokens": prompt + done,
+            "estimated": True}
+
+
+class OpenAIChatModel:
+    backend = "llm"
+
+    def __init__(self, *, model: str, base_url: str | None = None, api_key: str | None = None,
+                 temperature: float = 0.1, max_tokens: int = 700, timeout: float = 60.0,
+                 client: Any = None) -> None:
+        self.model = model
+        self.base_url = base_url or "https://api.openai.com/v1"
+        self.temperature = temperature
+        self.max_tokens = max_tokens
+        self.usage: dict[str, Any] = {}
+        if client is None:
+            import openai
+
+            client = openai.AsyncOpenAI(base_url=base_url, api_key=api_key or "not-needed",
+                                        timeout=timeout, max_retries=1)
+        self._client = client
+
+    def _translate(self, exc: Exception) -> LLMError:
+        import openai
+
+        where = self.base_url
+        if isinstance(exc, openai.APITimeoutError):
+            return LLMUnreachable(f"the LLM endpoint at {where} timed out: check the server, or "
+                                  "raise ASSISTANT_TIMEOUT")
+        if isinstance(exc, openai.APIConnectionError):
+            return LLMUnreachable(f"cannot reach the LLM endpoint at {where}: start the server or "
+                                  "fix OPENAI_BASE_URL")
+        if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
+            return LLMAuthError(f"the LLM endpoint at {where} rejected the API key "
+                                f"({exc.status_code}): set a valid OPENAI_API_KEY")
+        if isinstance(exc, openai.NotFoundError):
+            return LLMModelNotFound(f"model {self.model!r} not found at {where}: set "
+                                    "ASSISTANT_MODEL to a model the server serves")
+        if isinstance(exc, openai.RateLimitError):
+            return LLMRateLimited(f"the LLM endpoint at {where} is rate-limiting (429): wait "
+                                  "and ask again, or use another model")
+        if isinstance(exc, openai.APIStatusError):
+            return LLMError(f"the LLM endpoint at {where} answered {exc.status_code}: "
+                            f"{str(exc)[:160]}")
+        return LLMError(f"the LLM call failed: {type(exc).__name__}: {str(exc)[:160]}")
+
+    async def stream(self, messages: Sequence[Message]) -> AsyncIterator[str]:
+        import openai
+
+        self.usage = {}
+        parts: list[str] = []
+        try:
+            response = await self._client.chat.completions.create(
+                model=self.model, messages=list(messages), temperature=self.temperature,
+                max_tokens=self.max_tokens, stream=True, stream_options={"include_usage": True})
+            async for chunk in response:
+                if getattr(chunk, "usage", None):
+                    u = chunk.usage
+                    self.usage = {"prompt_tokens": u.prompt_tokens,
+                                  "completion_tokens": u.completion_tokens,
+                                  "total_tokens": u.total_tokens}
+                for choice in chunk.choices or []:
+                    delta = getattr(choice.delta, "content", None)
+                    if delta:
+                        parts.append(delta)
+                        yield delta
+        except openai.OpenAIError as exc:
+            raise self._translate(exc) from None
+        if not self.usage:
+            self.usage = estimate_usage(messages, "".join(parts))

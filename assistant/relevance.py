@@ -1,0 +1,88 @@
+"""Does the store hold anything that answers the question?
+
+The decision combines two pieces of evidence about the best-ranked papers: the dense cosine
+similarity of the best chunk, and how much of the question's content vocabulary the paper's
+text covers. The weights and cut-off were fitted on in-corpus versus out-of-corpus questions
+(see evals/); the reported ``confidence`` is the logistic of the margin.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from assistant.textutil import content_words
+
+if TYPE_CHECKING:
+    from assistant.retrieval import RetrievedPaper
+
+# fitted on evals/relevance-train.yaml (see bench/calibrate_relevance.py)
+W_DENSE = 10.0
+W_OVERLAP = 4.0
+BIAS = -5.6
+RELATIVE_KEEP = 0.80  # a paper counts as relevant if its evidence is this close to the best
+
+
+@functools.cache
+def _stemmer() -> Any:
+    import Stemmer
+
+    return Stemmer.Stemmer("english")
+
+
+@functools.lru_cache(maxsize=65536)
+def _stem(word: str) -> str:
+    return str(_stemmer().stemWord(word))
+
+
+def coverage(question: str, text: str) -> float:
+    """Share of the question's content words (prefix-stemmed) that occur in ``text``."""
+    q = {_stem(w) for w in content_words(question)}
+    if not q:
+        return 0.0
+    t = {_stem(w) for w in content_words(text)}
+    return len(q & t) / len(q)
+
+
+@dataclass
+class Relevance:
+    relevant: bool
+    confidence: float
+    evidence: float
+    dense: float
+    coverage: float
+    relevant_ids: list[str]  # every paper with positive evidence, best first
+    close_ids: list[str]  # those whose evidence is near the best one's
+
+
+    def to_dict(self) -> dict[str, object]:
+        return {"relevant": self.relevant, "confidence": round(self.confidence, 3),
+                "dense": round(self.dense, 4), "coverage": round(self.coverage, 3),
+                "relevant_papers": len(self.relevant_ids),
+                "close_papers": len(self.close_ids)}
+
+
+def evidence(question: str, dense: float, paper_text: str) -> tuple[float, float]:
+    cov = coverage(question, paper_text)
+    return W_DENSE * dense + W_OVERLAP * cov + BIAS, cov
+
+
+def judge(question: str, papers: Sequence[RetrievedPaper]) -> Relevance:
+    if not papers:
+        return Relevance(False, 0.0, -math.inf, 0.0, 0.0, [], [])
+    scored = []
+    for rp in papers:
+        e, cov = evidence(question, rp.dense or 0.0, f"{rp.paper.title} {rp.paper.abstract}")
+        rp.evidence = e
+        scored.append((e, cov, rp))
+    best_e, best_cov, best = max(scored, key=lambda x: x[0])
+    relevant = best_e > 0
+    confidence = 1.0 / (1.0 + math.exp(-best_e))
+    ranked = sorted(scored, key=lambda x: -x[0])
+    keep = [rp.paper.paper_id for e, _, rp in ranked if relevant and e > 0]
+    close = [rp.paper.paper_id for e, _, rp in ranked
+             if relevant and e > 0 and e >= best_e * RELATIVE_KEEP]
+    return Relevance(relevant, confidence, best_e, best.dense or 0.0, best_cov, keep, close)

@@ -1,0 +1,165 @@
+"""All settings in one typed place.
+
+Sources, strongest first: keyword arguments, ``ASSISTANT_*`` environment variables (plus the
+standard ``OPENAI_API_KEY`` / ``OPENAI_BASE_URL``), a TOML file (``ASSISTANT_CONFIG`` or
+``~/.config/assistant/config.toml``), then the defaults below.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import AliasChoices, Field, SecretStr, ValidationError
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+from assistant.errors import ConfigError
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+BUNDLED_CORPUS = PACKAGE_DIR / "data" / "icml2026-abstracts.txt"
+BUNDLED_COLLECTION = "icml2026"
+
+
+def _checkout_root() -> Path | None:
+    root = PACKAGE_DIR.parent
+    return root if (root / "pyproject.toml").exists() and (root / "store").is_dir() else None
+
+
+def default_store_dir() -> Path:
+    """The repo's ``store/`` in a checkout, else a per-user data directory."""
+    root = _checkout_root()
+    if root is not None:
+        return root / "store"
+    base = Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share"))
+    return base / "assistant" / "store"
+
+
+def default_history_path() -> Path:
+    base = Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share"))
+    return base / "assistant" / "history.db"
+
+
+def config_file() -> Path:
+    env = os.environ.get("ASSISTANT_CONFIG")
+    if env:
+        return Path(env)
+    base = Path(os.environ.get("XDG_CONFIG_HOME", Path.home() / ".config"))
+    return base / "assistant" / "config.toml"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix="ASSISTANT_", extra="ignore", populate_by_name=True, validate_default=True
+    )
+
+    # -- store -----------------------------------------------------------------------------
+    store: Path = Field(default_factory=default_store_dir, description="Chroma store directory.")
+    chroma_url: str | None = Field(
+        None, description="A Chroma server (http://host:port); when set, used instead of `store`."
+    )
+    collection: str = Field(BUNDLED_COLLECTION, description="Chroma collection name.")
+
+    # -- embeddings ------------------------------------------------------------------------
+    embedder: Literal["local", "openai"] = Field(
+        "local", description="`local` ONNX MiniLM (offline) or an OpenAI-compatible endpoint."
+    )
+    embedding_model: str = Field(
+        "text-embedding-3-small", description="Model name for the `openai` embedder."
+    )
+    embedding_base_url: str | None = Field(
+        None, description="Embeddings endpoint; defaults to `base_url`."
+    )
+    embedding_batch: int = Field(16, ge=1, le=512, description="Texts per embedding batch.")
+
+    # -- chunking --------------------------------------------------------------------------
+    chunk_tokens: int = Field(200, ge=32, le=2000, description="Token bound of one chunk.")
+    chunk_overlap: int = Field(40, ge=0, le=500, description="Tokens carried into the next chunk.")
+
+    # -- generation ------------------------------------------------------------------------
+    backend: Literal["auto", "llm", "extractive"] = Field(
+        "auto",
+        description="`auto` uses the LLM when an endpoint or key is configured, else extractive.",
+    )
+    base_url: str | None = Field(
+        None,
+        validation_alias=AliasChoices("ASSISTANT_BASE_URL", "OPENAI_BASE_URL", "base_url"),
+        description="OpenAI-compatible endpoint (OpenAI, vLLM, Ollama, llama.cpp server).",
+    )
+    api_key: SecretStr | None = Field(
+        None,
+        validation_alias=AliasChoices("ASSISTANT_API_KEY", "OPENAI_API_KEY", "api_key"),
+        description="API key for the endpoint.",
+    )
+    model: str = Field("gpt-4o-mini", description="Chat model name.")
+    temperature: float = Field(0.1, ge=0, le=2, description="Sampling temperature.")
+    max_tokens: int = Field(700, ge=16, description="Most tokens in one answer.")
+    timeout: float = Field(60.0, gt=0, description="Seconds before an LLM request fails.")
+    context_tokens: int = Field(3000, ge=200, description="Token budget for the numbered sources.")
+    prompts_dir: Path | None = Field(None, description="Folder of your own prompt templates.")
+
+    # -- retrieval -------------------------------------------------------------------------
+    k: int = Field(6, ge=1, le=50, description="Papers given to the answerer.")
+    candidates: int = Field(60, ge=5, le=1000, description="Chunks fetched per retrieval side.")
+
+    # -- history ---------------------------------------------------------------------------
+    history: Path = Field(
+        default_factory=default_history_path,
+        validation_alias=AliasChoices("ASSISTANT_HISTORY", "history"),
+        description="SQLite file of saved conversations.",
+    )
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        toml = TomlConfigSettingsSource(settings_cls, toml_file=config_file())
+        return (init_settings, env_settings, toml)
+
+    @property
+    def uses_llm(self) -> bool:
+        if self.backend == "extractive":
+            return False
+        if self.backend == "llm":
+            return True
+        return bool(self.base_url or self.api_key)
+
+    def masked(self) -> dict[str, Any]:
+        """The effective settings as plain values, secrets masked."""
+        out: dict[str, Any] = {}
+        for name in type(self).model_fields:
+            value = getattr(self, name)
+            if isinstance(value, SecretStr):
+                secret = value.get_secret_value()
+                value = (secret[:3] + "…" + secret[-2:]) if len(secret) > 8 else "****"
+            elif isinstance(value, Path):
+                value = str(value)
+            out[name] = value
+        out["effective_backend"] = "llm" if self.uses_llm else "extractive"
+        return out
+
+
+def load_settings(**overrides: Any) -> Settings:
+    """Settings from every source; bad values become one ConfigError line."""
+    clean = {k: v for k, v in overrides.items() if v is not None}
+    try:
+        return Settings(**clean)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err.get("loc", ())) or "settings"
+        raise ConfigError(
+            f"invalid setting {where}: {err.get('msg')} (check ASSISTANT_* variables and "
+            f"{config_file()})"
+        ) from None
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"cannot read settings: {exc} (check {config_file()})") from None

@@ -1,0 +1,303 @@
+"""The Chroma collection: source of truth for chunks, vectors and paper records.
+
+Each chunk is one Chroma record ``<paper_id>::<i>`` whose metadata carries the paper's
+filterable fields; chunk 0 also carries the whole paper as JSON. The collection's metadata
+records which embedding model made its vectors.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlparse
+
+from assistant.chunking import Chunk, chunk_paper, embed_text
+from assistant.errors import EmbeddingMismatch, InputError, StoreError, StoreNotFound
+from assistant.paper import Paper
+
+if TYPE_CHECKING:
+    from assistant.embeddings import Embedder
+    from assistant.settings import Settings
+
+log = logging.getLogger(__name__)
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{1,510}[A-Za-z0-9]$")
+
+
+@dataclass
+class ChunkHit:
+    chunk_id: str
+    paper_id: str
+    text: str
+    score: float  # cosine similarity
+
+
+@dataclass
+class IngestReport:
+    source: str
+    papers: int = 0
+    added: int = 0
+    updated: int = 0
+    removed: int = 0
+    unchanged: int = 0
+    chunks_embedded: int = 0
+    removed_ids: list[str] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.added or self.updated or self.removed)
+
+    def summary(self) -> str:
+        return (f"{self.source}: {self.papers} papers ({self.added} added, {self.updated} "
+                f"updated, {self.removed} removed, {self.unchanged} unchanged; "
+                f"{self.chunks_embedded} chunks embedded)")
+
+
+def validate_collection_name(name: str) -> str:
+    if not _NAME.match(name) or ".." in name:
+        raise InputError(f"invalid collection name {name!r}: use 3-512 letters, digits, '.', '_' "
+                         "or '-', starting and ending with a letter or digit")
+    return name
+
+
+def _meta(paper: Paper, chunk: Chunk, source: str, digest: str) -> dict[str, Any]:
+    meta: dict[str, Any] = {
+        "paper_id": paper.paper_id, "chunk": chunk.index, "title": paper.title,
+        "venue": paper.venue, "venue_lc": paper.venue.lower(), "year": paper.year or 0,
+        "authors": "; ".join(paper.authors), "source": source, "hash": digest,
+    }
+    if chunk.index == 0:
+        meta["paper"] = json.dumps(paper.to_dict(), ensure_ascii=False)
+    return meta
+
+
+class PaperStore:
+    """One Chroma collection, embedded (``path``) or on a server (``url``)."""
+
+    def __init__(self, *, collection: str, embedder: Embedder, path: Path | None = None,
+                 url: str | None = None, chunk_tokens: int = 200, chunk_overlap: int = 40,
+                 create: bool = False) -> None:
+        self.name = validate_collection_name(collection)
+        self.embedder = embedder
+        self.path = Path(path) if path else None
+        self.url = url
+        self.chunk_tokens = chunk_tokens
+        self.chunk_overlap = chunk_overlap
+        self._create = create
+        self._client: Any = None
+        self._col: Any = None
+
+    @classmethod
+    def from_settings(cls, settings: Settings, *, embedder: Embedder | None = None,
+                      create: bool = False) -> PaperStore:
+        from assistant.embeddings import make_embedder
+
+        return cls(collection=settings.collection, embedder=embedder or make_embedder(settings),
+                   path=None if settings.chroma_url else settings.store, url=settings.chroma_url,
+                   chunk_tokens=settings.chunk_tokens, chunk_overlap=settings.chunk_overlap,
+                   create=create)
+
+    @property
+    def location(self) -> str:
+        return self.url or str(self.path)
+
+    # -- connection ----------------------------------------------------------------------
+    def client(self) -> Any:
+        if self._client is not None:
+            return self._client
+        if not self.url and not self._create and not (
+                Path(str(self.path)) / "chroma.sqlite3").exists():
+            raise StoreNotFound(f"no store at {self.path}: run `assistant ingest` first "
+                                "(or pass --store DIR)")
+        import chromadb
+
+        opts = chromadb.Settings(anonymized_telemetry=False)
+        if self.url:
+            parsed = urlparse(self.url if "://" in self.url else f"http://{self.url}")
+            try:
+                self._client = chromadb.HttpClient(
+                    host=parsed.hostname or "127.0.0.1", port=parsed.port or 8000,
+                    ssl=parsed.scheme == "https", settings=opts)
+                self._client.heartbeat()
+            except Exception as exc:
+                self._client = None
+                raise StoreError(
+                    f"cannot reach the Chroma server at {self.url} ({type(exc).__name__}): "
+                    "start it with `chroma run` or unset ASSISTANT_CHROMA_URL") from None
+            return self._client
+        assert self.path is not None
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+            self._client = chromadb.PersistentClient(path=str(self.path), settings=opts)
+        except Exception as exc:
+            raise StoreError(f"cannot open the store at {self.path}: {exc}") from None
+        return self._client
+
+    def exists(self) -> bool:
+        try:
+            return self.name in {c.name for c in self.client().list_collections()}
+        except StoreNotFound:
+            return False
+
+    def collection(self) -> Any:
+        if self._col is not None:
+            return self._col
+        client = self.client()
+        if self._create:
+            self._col = client.get_or_create_collection(
+                self.name, metadata={"embedding_model": self.embedder.name},
+                configuration={"hnsw": {"space": "cosine"}}, embedding_function=None)
+        else:
+            if not self.exists():
+                raise StoreNotFound(f"no collection {self.name!r} in {self.location}: run "
+                                    f"`assistant ingest` first (or pass --collection NAME)")
+            self._col = client.get_collection(self.name, embedding_function=None)
+        model = (self._col.metadata or {}).get("embedding_model")
+        if model and model != self.embedder.name:
+            raise EmbeddingMismatch(
+                f"collection {self.name!r} was embedded with {model}, not {self.embedder.name}: "
+                "re-ingest into a new --collection, or switch ASSISTANT_EMBEDDER back")
+        return self._col
+
+    def count(self) -> int:
+        return int(self.collection().count())
+
+    def paper_count(self) -> int:
+        return len(self._get(where={"chunk": 0}, include=[])["ids"])
+
+    # -- reading -------------------------------------------------------------------------
+    def _get(self, **kwargs: Any) -> dict[str, Any]:
+        col = self.collection()
+        total = col.count()
+        out: dict[str, list[Any]] = {"ids": [], "metadatas": [], "documents": []}
+        page = 5000
+        for offset in range(0, max(total, 1), page):
+            res = col.get(limit=page, offset=offset, **kwargs)
+            out["ids"].extend(res["ids"])
+            out["metadatas"].extend(res.get("metadatas") or [])
+            out["documents"].extend(res.get("documents") or [])
+            if len(res["ids"]) < page:
+                break
+        return out
+
+    def papers(self, ids: Iterable[str] | None = None) -> list[Paper]:
+        where: dict[str, Any] = {"chunk": 0}
+        if ids is not None:
+            ids = list(dict.fromkeys(ids))
+            if not ids:
+                return []
+            where = {"$and": [{"chunk": 0}, {"paper_id": {"$in": ids}}]}
+        res = self._get(where=where, include=["metadatas"])
+        papers = {m["paper_id"]: Paper.from_dict(json.loads(m["paper"])) for m in res["metadatas"]}
+        if ids is not None:
+            return [papers[i] for i in ids if i in papers]
+        return sorted(papers.values(), key=lambda p: (p.venue, -(p.year or 0), p.title.lower()))
+
+    def chunks(self, where: dict[str, Any] | None = None) -> list[tuple[str, str, dict[str, Any]]]:
+        """Every (chunk id, embedded text, metadata), for deriving the lexical index."""
+        res = self._get(where=where, include=["metadatas", "documents"]) if where else self._get(
+            include=["metadatas", "documents"])
+        return list(zip(res["ids"], res["documents"], res["metadatas"], strict=True))
+
+    def dense(self, vector: Any, *, n: int, where: dict[str, Any] | None = None
+              ) -> list[ChunkHit]:
+        col = self.collection()
+        total = col.count()
+        if total == 0:
+            return []
+        res = col.query(query_embeddings=[list(map(float, vector))], n_results=min(n, total),
+                        where=where or None, include=["metadatas", "distances", "documents"])
+        hits = []
+        for cid, meta, dist, doc in zip(res["ids"][0], res["metadatas"][0], res["distances"][0],
+                                        res["documents"][0], strict=True):
+            hits.append(ChunkHit(cid, meta["paper_id"], doc, 1.0 - float(dist)))
+        return hits
+
+    # -- writing -------------------------------------------------------------------------
+    def ingest(self, papers: Sequence[Paper], *, source: str, prune: bool = True,
+               progress: Callable[[int, int], None] | None = None) -> IngestReport:
+        """Make the collection hold exactly ``papers`` for ``source``.
+
+        Unchanged papers (same content, chunking and model) are not re-embedded; changed ones
+        are replaced; with ``prune``, papers that left the source are removed. Every vector is
+        computed before the first write, so a failure while embedding leaves the store as it was.
+        """
+        col = self.collection()
+        report = IngestReport(source=source, papers=len(papers))
+        params = f"{self.chunk_tokens}/{self.chunk_overlap}/{self.embedder.name}"
+        existing = self._get(where={"chunk": 0}, include=["metadatas"])
+        old = {m["paper_id"]: m for m in existing["metadatas"]}
+        todo: list[tuple[Paper, str]] = []
+        for paper in papers:
+            digest = f"{paper.content_hash()}:{params}"
+            prev = old.get(paper.paper_id)
+            if prev is not None and prev.get("hash") == digest and prev.get("source") == source:
+                report.unchanged += 1
+                continue
+            if prev is None:
+                report.added += 1
+            else:
+                report.updated += 1
+            todo.append((paper, digest))
+        keep = {p.paper_id for p in papers}
+        gone = sorted(pid for pid, m in old.items()
+                      if m.get("source") == source and pid not in keep)
+        if prune:
+            report.removed, report.removed_ids = len(gone), gone
+
+        chunks: list[tuple[Paper, Chunk, str]] = []
+        for paper, digest in todo:
+            chunks.extend((paper, c, digest) for c in chunk_paper(
+                paper, max_tokens=self.chunk_tokens, overlap=self.chunk_overlap))
+        texts = [embed_text(p.title, c.text) for p, c, _ in chunks]
+        done = 0
+
+        def tick(n: int) -> None:
+            nonlocal done
+            done += n
+            if progress:
+                progress(done, len(texts))
+
+        vectors: Any = self.embedder.embed(texts, progress=tick) if texts else []
+        report.chunks_embedded = len(texts)
+
+        # writes: upsert new chunks, then delete what they replaced or what left the source
+        stale_papers = [p.paper_id for p, _ in todo if p.paper_id in old]
+        stale_ids: set[str] = set()
+        if stale_papers or (prune and gone):
+            targets = stale_papers + (gone if prune else [])
+            for i in range(0, len(targets), 500):
+                res = col.get(where={"paper_id": {"$in": targets[i:i + 500]}}, include=[])
+                stale_ids.update(res["ids"])
+        new_ids = [c.chunk_id for _, c, _ in chunks]
+        batch = max(1, min(self.client().get_max_batch_size(), 2000))
+        try:
+            for i in range(0, len(chunks), batch):
+                part = chunks[i:i + batch]
+                col.upsert(ids=new_ids[i:i + batch],
+                           embeddings=[list(map(float, v)) for v in vectors[i:i + batch]],
+                           documents=texts[i:i + batch],
+                           metadatas=[_meta(p, c, source, d) for p, c, d in part])
+            drop = sorted(stale_ids - set(new_ids))
+            for i in range(0, len(drop), batch):
+                col.delete(ids=drop[i:i + batch])
+        except Exception as exc:
+            raise StoreError(f"writing to the store failed ({exc}); re-run the same ingest to "
+                             "finish it") from None
+        return report
+
+    def remove_source(self, source: str) -> int:
+        col = self.collection()
+        res = col.get(where={"source": source}, include=[])
+        if res["ids"]:
+            col.delete(ids=res["ids"])
+        return len(res["ids"])
+
+    def drop(self) -> None:
+        if self.exists():
+            self.client().delete_collection(self.name)
+        self._col = None

@@ -1,0 +1,70 @@
+"""Small text helpers shared by chunking, titles and the extractive answerer."""
+
+from __future__ import annotations
+
+import re
+
+# A sentence ends at . ! ? followed by space and an upper-case letter, digit, quote or bracket.
+# Abbreviations common in abstracts (e.g., i.e., et al., vs.) do not end a sentence.
+_ABBREV = re.compile(r"\b(?:e\.g|i\.e|et al|vs|cf|Fig|Eq|approx|resp|etc)\.$", re.IGNORECASE)
+_BOUNDARY = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[A-Z0-9(\[\"'$\\*])")
+
+STOPWORDS = frozenset(
+    [
+        "a", "about", "above", "after", "again", "against", "all", "also", "am", "an",
+        "and", "any", "are", "as", "at", "be", "because", "been", "before", "being",
+        "below", "between", "both", "but", "by", "can", "could", "did", "do", "does",
+        "doing", "down", "during", "each", "few", "for", "from", "further", "had", "has",
+        "have", "having", "he", "her", "here", "hers", "herself", "him", "himself", "his",
+        "how", "i", "if", "in", "into", "is", "it", "its", "itself", "just", "me", "more",
+        "most", "my", "myself", "no", "nor", "not", "now", "of", "off", "on", "once",
+        "only", "or", "other", "our", "ours", "ourselves", "out", "over", "own", "same",
+        "she", "should", "so", "some", "such", "than", "that", "the", "their", "theirs",
+        "them", "themselves", "then", "there", "these", "they", "this", "those", "through",
+        "to", "too", "under", "until", "up", "very", "was", "we", "were", "what", "when",
+        "where", "which", "while", "who", "whom", "why", "will", "with", "would", "you",
+        "your", "yours", "yourself", "yourselves", "paper", "papers", "work", "works",
+        "study", "studies", "propose", "proposes", "proposed", "method", "methods",
+        "approach", "approaches", "list", "show", "shows", "find", "finds", "does", "any",
+        "tell", "give", "me", "which", "what", "whose", "using", "use", "used", "based",
+        "new", "novel"
+    ]
+)
+
+
+def split_sentences(text: str) -> list[str]:
+    text = re.sub(r"\s+", " ", text).strip()
+    if not text:
+        return []
+    parts: list[str] = []
+    start = 0
+    for m in _BOUNDARY.finditer(text):
+        candidate = text[start : m.start()].strip()
+        if _ABBREV.search(candidate):
+            continue
+        if candidate:
+            parts.append(candidate)
+        start = m.end()
+    tail = text[start:].strip()
+    if tail:
+        parts.append(tail)
+    return parts
+
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9\-]*|\d+(?:\.\d+)?")
+
+
+def words(text: str) -> list[str]:
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+def content_words(text: str) -> list[str]:
+    return [w for w in words(text) if w not in STOPWORDS and len(w) > 1]
+
+
+def clean_markup(text: str) -> str:
+    """Strip the light markup abstracts carry: **bold**, *italic*, \\textsc{X}, $...$ kept."""
+    text = re.sub(r"\\text(?:sc|bf|it|tt|rm)\{([^{}]*)\}", r"\1", text)
+    text = re.sub(r"\*\*([^*]+)\*\*", r"\1", text)
+    text = re.sub(r"(?<![\w*])\*([^*\s][^*]*?)\*(?![\w*])", r"\1", text)
+    return text

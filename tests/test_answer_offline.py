@@ -1,0 +1,72 @@
+import re
+
+from assistant.answer import answer, build_answerer
+from assistant.extractive import ExtractiveAnswerer
+from assistant.retrieval import Retriever
+from assistant.settings import load_settings
+
+
+def ask(store, question, **kw):
+    settings = load_settings()
+    return answer(question, retriever=Retriever(store=store),
+                  answerer=build_answerer(settings, embedder=store.embedder), **kw)
+
+
+def test_which_paper_question_cites_dype(bundled_store):
+    result = ask(bundled_store, "Which paper generates ultra-high-resolution images with "
+                 "diffusion transformers?")
+    assert result.backend == "extractive" and not result.refused
+    assert "DyPE" in result.citations[0].paper.title
+    assert "**" + result.citations[0].paper.title + "**" in result.text
+    assert result.citations[0].n == 1
+
+
+def test_every_sentence_of_an_extractive_answer_is_cited(bundled_store):
+    result = ask(bundled_store, "What accuracy gains does CPMöbius report on Qwen2.5-Math?")
+    assert "CPMöbius" in result.citations[0].paper.title
+    assert "+4.9" in result.text  # the result sentence is picked for a results question
+    for line in filter(None, result.text.split("\n")):
+        for sentence in re.split(r"(?<=\]\.)\s+|(?<=\])\s+(?=[A-Z])", line):
+            assert re.search(r"\[\d+(?:, \d+)*\]", sentence), sentence
+
+
+def test_which_papers_question_lists_several(bundled_store):
+    result = ask(bundled_store, "Which papers are about quantization?")
+    titles = [c.paper.title for c in result.citations]
+    assert len(titles) >= 2
+    assert any("MaskAQ" in t for t in titles) and any("Q2D2" in t for t in titles)
+    assert result.text.count("\n- ") >= 2
+
+
+def test_off_topic_questions_are_refused(bundled_store):
+    for q in ("What is the best recipe for sourdough bread?",
+              "Which papers study protein folding with AlphaFold?",
+              "Who won the football world cup in 2022?"):
+        result = ask(bundled_store, q)
+        assert result.refused, q
+        assert result.citations == []
+        assert "do not answer" in result.text
+        assert result.papers  # what was searched is still reported
+
+
+def test_streamed_deltas_add_up_to_the_answer(bundled_store):
+    seen: list[str] = []
+    result = ask(bundled_store, "How does IPMark watermark LLM text?", on_delta=seen.append)
+    assert len(seen) > 3
+    assert "".join(seen).strip() == result.text
+
+
+def test_third_person_rewrite():
+    from assistant.extractive import third_person
+
+    assert third_person("We propose X and our method wins.") == \
+        "The authors propose X and their method wins."
+    assert third_person("To this end, we show it.") == "To this end, the authors show it."
+
+
+def test_pick_prefers_result_sentences_for_result_questions(bundled_store, embedder):
+    retrieval = Retriever(store=bundled_store).search("What does Q2D2 achieve?", k=3)
+    chosen = ExtractiveAnswerer(embedder=embedder).pick("What does Q2D2 achieve?",
+                                                        retrieval.papers[:1])
+    assert any(re.search(r"improv|achiev|outperform|state-of-the-art", s.text, re.I)
+               for s in chosen[0])

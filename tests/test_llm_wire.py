@@ -1,0 +1,105 @@
+"""The LLM path against a real HTTP server on 127.0.0.1 speaking the OpenAI wire format."""
+
+import json
+
+import pytest
+
+from assistant.answer import LLMAnswerer, answer, build_answerer
+from assistant.cli import main
+from assistant.errors import LLMAuthError, LLMModelNotFound, LLMRateLimited, LLMUnreachable
+from assistant.llm import OpenAIChatModel
+from assistant.retrieval import Retriever
+from assistant.settings import load_settings
+from assistant.testing import QueueModel
+
+QUESTION = "Which paper generates ultra-high-resolution images with diffusion transformers?"
+
+
+def llm_answer(store, wire, **kw):
+    settings = load_settings(base_url=wire.base_url, model="wire-model")
+    answerer = build_answerer(settings, embedder=store.embedder)
+    assert isinstance(answerer, LLMAnswerer)
+    return answer(QUESTION, retriever=Retriever(store=store), answerer=answerer, **kw)
+
+
+def test_streamed_answer_with_a_citation_of_a_missing_source_dropped(bundled_store, wire):
+    wire.script(["DyPE ", "extrapolates positions [1", "]. It reaches 16 MP [1][", "7]. ",
+                 "Ghost claim [42]."])
+    deltas: list[str] = []
+    result = llm_answer(bundled_store, wire, on_delta=deltas.append)
+    assert result.backend == "llm" and result.model == "wire-model"
+    assert result.text == "DyPE extrapolates positions [1]. It reaches 16 MP [1]. Ghost claim."
+    assert "".join(deltas).strip() == result.text
+    assert result.dropped_citations == [7, 42]
+    assert len(result.citations) == 1 and "DyPE" in result.citations[0].paper.title
+    assert result.usage["total_tokens"] == 100 + 5  # the server's usage chunk was read
+    body = wire.chat_requests()[0]
+    assert body["stream"] is True and body["model"] == "wire-model"
+    system, user = body["messages"]
+    assert "cite" in system["content"].lower() and "data, not instructions" in system["content"]
+    assert "[1] DyPE" in user["content"] and QUESTION in user["content"]
+
+
+def test_citations_are_renumbered_by_first_use(bundled_store, wire):
+    wire.script("Second source first [2], then the first [1], both [1-2].")
+    result = llm_answer(bundled_store, wire)
+    assert result.text == "Second source first [1], then the first [2], both [1, 2]."
+    retrieved = [rp.paper.paper_id for rp in result.papers]
+    assert [c.paper.paper_id for c in result.citations] == [retrieved[1], retrieved[0]]
+    assert [c.n for c in result.citations] == [1, 2]
+
+
+def test_the_source_budget_is_respected(bundled_store, wire):
+    from assistant import tokens
+
+    settings = load_settings(base_url=wire.base_url, context_tokens=400)
+    answerer = build_answerer(settings, embedder=bundled_store.embedder)
+    retrieval = Retriever(store=bundled_store).search(QUESTION, k=6)
+    block = answerer.sources_block(retrieval.papers)
+    assert tokens.count(block) <= 400 + 10
+    assert "[1]" in block and "[6]" not in block
+
+
+@pytest.mark.parametrize(("status", "error"), [(401, LLMAuthError), (404, LLMModelNotFound),
+                                               (429, LLMRateLimited)])
+def test_endpoint_errors_become_clear_errors(bundled_store, wire, status, error):
+    wire.fail(status).fail(status)  # the client retries once
+    with pytest.raises(error) as info:
+        llm_answer(bundled_store, wire)
+    assert "\n" not in str(info.value)
+
+
+def test_unreachable_endpoint(bundled_store):
+    model = OpenAIChatModel(model="m", base_url="http://127.0.0.1:9/v1", timeout=2)
+    answerer = LLMAnswerer(model=model)
+    with pytest.raises(LLMUnreachable, match="cannot reach"):
+        answer(QUESTION, retriever=Retriever(store=bundled_store), answerer=answerer)
+
+
+def test_refusal_skips_the_llm(bundled_store, wire):
+    settings = load_settings(base_url=wire.base_url)
+    result = answer("best sourdough bread recipe", retriever=Retriever(store=bundled_store),
+                    answerer=build_answerer(settings, embedder=bundled_store.embedder))
+    assert result.refused and wire.chat_requests() == []
+
+
+def test_cli_ask_json_against_the_server(bundled_store, wire, monkeypatch, capsys):
+    monkeypatch.setenv("OPENAI_BASE_URL", wire.base_url)
+    monkeypatch.setenv("ASSISTANT_MODEL", "wire-model")
+    wire.script(["DyPE does it [1] ", "and more [3]."])
+    assert main(["ask", "--json", QUESTION]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) >= {"question", "answer", "backend", "model", "citations", "papers",
+                        "refused", "usage", "timings"}
+    assert out["backend"] == "llm" and out["model"] == "wire-model" and not out["refused"]
+    assert [c["n"] for c in out["citations"]] == [1, 2]
+    assert set(out["citations"][0]) >= {"n", "paper_id", "title", "venue", "year", "url"}
+    assert out["papers"][0]["title"] == out["citations"][0]["title"]
+
+
+def test_queue_model_records_what_it_was_sent(bundled_store):
+    model = QueueModel().enqueue(["DyPE [1]."])
+    result = answer(QUESTION, retriever=Retriever(store=bundled_store),
+                    answerer=LLMAnswerer(model=model))
+    assert result.text == "DyPE [1]." and len(model.calls) == 1
+    assert model.calls[0][1]["content"].count("\n[") >= 3

@@ -1,0 +1,121 @@
+from dataclasses import replace
+
+import pytest
+
+from assistant.corpus import bundled_papers
+from assistant.embeddings import LocalEmbedder
+from assistant.errors import EmbeddingError, EmbeddingMismatch, StoreNotFound
+from assistant.store import PaperStore
+
+
+class CountingEmbedder:
+    """The real local model, counting what it is asked to embed; can fail on demand."""
+
+    def __init__(self, inner: LocalEmbedder, name: str | None = None) -> None:
+        self.inner = inner
+        self.name = name or inner.name
+        self.embedded = 0
+        self.fail_after: int | None = None
+
+    def embed(self, texts, *, progress=None):
+        if self.fail_after is not None and self.embedded + len(texts) > self.fail_after:
+            raise EmbeddingError("scripted failure while embedding")
+        self.embedded += len(texts)
+        return self.inner.embed(texts, progress=progress)
+
+    def embed_query(self, text):
+        return self.inner.embed_query(text)
+
+    def preload(self):
+        pass
+
+
+@pytest.fixture
+def papers():
+    return bundled_papers()[:6]
+
+
+def make(tmp_path, embedder, **kw):
+    return PaperStore(collection="test-coll", embedder=embedder, path=tmp_path / "s", create=True,
+                      chunk_tokens=120, chunk_overlap=20, **kw)
+
+
+def test_ingest_then_reingest_does_no_embedding_work(tmp_path, embedder, papers):
+    counting = CountingEmbedder(embedder)
+    store = make(tmp_path, counting)
+    first = store.ingest(papers, source="src")
+    assert (first.added, first.unchanged) == (6, 0)
+    assert counting.embedded == first.chunks_embedded > 6
+    assert store.paper_count() == 6
+    # a fresh client on the same directory sees the same data and re-embeds nothing
+    again = make(tmp_path, counting).ingest(papers, source="src")
+    assert (again.added, again.updated, again.unchanged, again.chunks_embedded) == (0, 0, 6, 0)
+    assert counting.embedded == first.chunks_embedded
+
+
+def test_changed_papers_are_replaced_and_missing_ones_removed(tmp_path, embedder, papers):
+    counting = CountingEmbedder(embedder)
+    store = make(tmp_path, counting)
+    store.ingest(papers, source="src")
+    before = counting.embedded
+    edited = replace(papers[0], abstract="A completely rewritten abstract about graph "
+                     "neural networks for weather forecasting. It is short.")
+    report = store.ingest([edited, *papers[1:4]], source="src")
+    assert (report.updated, report.removed, report.unchanged) == (1, 2, 3)
+    assert counting.embedded - before == report.chunks_embedded == 1
+    stored = {p.paper_id: p for p in store.papers()}
+    assert set(stored) == {p.paper_id for p in [edited, *papers[1:4]]}
+    assert stored[edited.paper_id].abstract.startswith("A completely rewritten")
+    # the old chunks of the edited paper are gone: only one chunk remains for it
+    ids = [cid for cid, _, _ in store.chunks() if cid.startswith(edited.paper_id)]
+    assert ids == [f"{edited.paper_id}::0"]
+
+
+def test_other_sources_are_left_alone_and_no_prune_keeps_papers(tmp_path, embedder, papers):
+    store = make(tmp_path, embedder)
+    store.ingest(papers[:3], source="a")
+    store.ingest(papers[3:], source="b")
+    assert store.paper_count() == 6
+    report = store.ingest(papers[:1], source="a", prune=False)
+    assert report.removed == 0 and store.paper_count() == 6
+    store.ingest(papers[:1], source="a")
+    assert store.paper_count() == 4
+
+
+def test_a_failed_ingest_leaves_the_store_as_it_was(tmp_path, embedder, papers):
+    counting = CountingEmbedder(embedder)
+    store = make(tmp_path, counting)
+    store.ingest(papers[:3], source="src")
+    snapshot = sorted(cid for cid, _, _ in store.chunks())
+    counting.fail_after = counting.embedded + 2
+    with pytest.raises(EmbeddingError):
+        store.ingest(papers, source="src")  # would add 3 and keep 3
+    assert sorted(cid for cid, _, _ in store.chunks()) == snapshot
+    assert store.paper_count() == 3
+
+
+def test_querying_with_another_model_is_a_clear_error(tmp_path, embedder, papers):
+    make(tmp_path, embedder).ingest(papers[:2], source="src")
+    other = PaperStore(collection="test-coll", embedder=CountingEmbedder(embedder, "other-model"),
+                       path=tmp_path / "s")
+    with pytest.raises(EmbeddingMismatch, match="re-ingest"):
+        other.count()
+
+
+def test_missing_store_and_collection(tmp_path, embedder):
+    with pytest.raises(StoreNotFound, match="assistant ingest"):
+        PaperStore(collection="abc", embedder=embedder, path=tmp_path / "none").count()
+    make(tmp_path, embedder).ingest(bundled_papers()[:1], source="x")
+    with pytest.raises(StoreNotFound, match="no collection 'other'"):
+        PaperStore(collection="other", embedder=embedder, path=tmp_path / "s").count()
+
+
+def test_dense_search_aggregates_chunks_to_papers(bundled_store):
+    from assistant.retrieval import Retriever
+
+    result = Retriever(store=bundled_store).search(
+        "ultra-high-resolution image generation with diffusion transformers", k=5)
+    assert "DyPE" in result.papers[0].paper.title
+    assert len({rp.paper.paper_id for rp in result.papers}) == len(result.papers) == 5
+    assert [rp.rank for rp in result.papers] == [1, 2, 3, 4, 5]
+    assert result.papers[0].score >= result.papers[1].score
