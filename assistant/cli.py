@@ -68,6 +68,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("config", help="the effective settings (secrets masked)")
     p.add_argument("--json", action="store_true")
     _common(p)
+
+    from assistant import cli_chat  # `chat` and `history` (no Textual import until run)
+
+    cli_chat.add_commands(sub, common=_common)
     return parser
 
 
@@ -237,7 +241,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if getattr(args, "k", None) is not None and not 1 <= args.k <= 50:
             raise InputError("--k must be between 1 and 50")
-        return COMMANDS[args.command](args)
+        from assistant import cli_chat
+
+        return {**COMMANDS, **cli_chat.COMMANDS}[args.command](args)
     except AssistantError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return exc.exit_code

@@ -44,16 +44,25 @@ def _is_name(token: str) -> bool:
     return caps_inside or (core[0].isupper() and any(c.isdigit() for c in core))
 
 
+_BREAKS = {"between", "with", "for", "in", "on", "by", "from", "via", "using", "under", "over",
+           "across", "through", "and", "that", "which", "while", "to", "when", "where"}
+
+
 def _cap(text: str, max_words: int) -> str:
+    """At most ``max_words`` words; a cut phrase ends before its last dangling preposition."""
     words = text.strip().rstrip(".;:,").split()
-    cut = len(words) > max_words
-    words = words[:max_words]
-    while cut and words and words[-1].lower().strip(",") in _TRAILING:
-        words.pop()
+    if len(words) > max_words:
+        words = words[:max_words]
+        tail = [i for i in range(len(words) - 4, len(words))
+                if i > 3 and words[i].lower() in _BREAKS]
+        if tail:
+            words = words[: tail[-1]]
+        while words and words[-1].lower().strip(",") in _TRAILING:
+            words.pop()
     return " ".join(words).rstrip(",;:")
 
 
-def _describe(rest: str, *, max_words: int = 10, keep_article: bool = True) -> str:
+def _describe(rest: str, *, max_words: int = 12, keep_article: bool = True) -> str:
     """What the method is: the noun phrase after the name, up to the clause's end."""
     rest = rest.strip().lstrip(",—–- ").strip()
     rest = re.sub(r"^(?:which|that)\s+", "", rest)
