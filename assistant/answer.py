@@ -33,6 +33,8 @@ class Answerer(Protocol):
     def stream_answer(self, question: str, papers: Sequence[RetrievedPaper],
                       history: Sequence[Turn] = ()) -> AsyncIterator[str]: ...
 
+    async def rewrite(self, question: str, history: Sequence[Turn]) -> str: ...
+
 
 @dataclass
 class Citation:
@@ -59,6 +61,8 @@ class Answer:
     dropped_citations: list[int] = field(default_factory=list)
     relevance: dict[str, Any] = field(default_factory=dict)
     cut: bool = False
+    search_query: str = ""
+    filters: dict[str, Any] = field(default_factory=dict)
 
     def references(self) -> str:
         return "\n".join(f"[{c.n}] {c.paper.reference()}" for c in self.citations)
@@ -77,6 +81,8 @@ class Answer:
             "timings": {k: round(v, 1) for k, v in self.timings.items()},
             "dropped_citations": self.dropped_citations,
             "relevance": self.relevance,
+            "search_query": self.search_query,
+            "filters": self.filters,
         }
 
 
@@ -145,6 +151,11 @@ class LLMAnswerer:
             yield delta
         self.usage = dict(self.chat.usage)
 
+    async def rewrite(self, question: str, history: Sequence[Turn]) -> str:
+        from assistant.rewrite import with_llm
+
+        return await with_llm(question, history, model=self.chat, prompts_dir=self.prompts_dir)
+
 
 def build_answerer(settings: Settings, *, embedder: Embedder,
                    model: ChatModel | None = None) -> Answerer:
@@ -170,22 +181,38 @@ _LLM_REFUSAL_MARKERS = ("do not answer", "does not answer", "don't answer", "can
 
 
 async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k: int = 6,
-                  filters: Filters | None = None, history: Sequence[Turn] = ()
-                  ) -> AsyncIterator[Event]:
+                  filters: Filters | None = None, history: Sequence[Turn] = (),
+                  infer_filters: bool = True) -> AsyncIterator[Event]:
     """Stream the events of one answer: Retrieved, then Deltas, then Finished."""
+    from dataclasses import asdict
+
+    from assistant import query_filters
+
     t0 = time.perf_counter()
     question = " ".join(question.split())
-    retrieval = retriever.search(question, k=k, filters=filters)
+    search_query = await answerer.rewrite(question, history)
+    if infer_filters:
+        venues, years = retriever.facets()
+        filters = query_filters.infer(question, venues=venues, years=years, explicit=filters)
+    retrieval = retriever.search(search_query, k=k, filters=filters)
     yield Retrieved(retrieval)
     timings = dict(retrieval.timings)
     rel = retrieval.relevance
+    scoped = bool(filters and filters.paper_ids)
+    if scoped and retrieval.papers and not rel.relevant:  # the user picked the paper
+        rel.relevant = True
+        rel.relevant_ids = [rp.paper.paper_id for rp in retrieval.papers]
+        for rp in retrieval.papers:
+            rp.evidence = max(rp.evidence, 1e-3)
+    extra: dict[str, Any] = {"search_query": search_query,
+             "filters": {k: v for k, v in asdict(filters).items() if v} if filters else {}}
     if not rel.relevant:
         n = retriever.store.paper_count() if retrieval.papers else 0
         text = REFUSAL.format(n=n, q=question)
         yield Delta(text)
         timings["total_ms"] = (time.perf_counter() - t0) * 1000
         yield Finished(Answer(question, text, answerer.backend, answerer.model, [],
-                              retrieval.papers, True, {}, timings, [], rel.to_dict()))
+                              retrieval.papers, True, {}, timings, [], rel.to_dict(), **extra))
         return
     if answerer.backend == "extractive":
         keep = set(rel.relevant_ids)
@@ -215,18 +242,19 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     refused = not citations and any(m in text.lower() for m in _LLM_REFUSAL_MARKERS)
     yield Finished(Answer(question, text, answerer.backend, answerer.model, citations,
                           retrieval.papers, refused, dict(answerer.usage), timings,
-                          filt.dropped, rel.to_dict()))
+                          filt.dropped, rel.to_dict(), **extra))
 
 
 def answer(question: str, *, retriever: Retriever, answerer: Answerer, k: int = 6,
            filters: Filters | None = None, history: Sequence[Turn] = (),
-           on_delta: Callable[[str], None] | None = None) -> Answer:
+           on_delta: Callable[[str], None] | None = None, infer_filters: bool = True) -> Answer:
     """The synchronous form of ``astream``: returns the finished Answer."""
 
     async def run() -> Answer:
         result: Answer | None = None
         async for event in astream(question, retriever=retriever, answerer=answerer, k=k,
-                                   filters=filters, history=history):
+                                   filters=filters, history=history,
+                                   infer_filters=infer_filters):
             if isinstance(event, Delta) and on_delta:
                 on_delta(event.text)
             elif isinstance(event, Finished):

@@ -69,6 +69,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     _common(p)
 
+    p = sub.add_parser("eval", help="run a Q&A suite (SUITE.yaml) or `eval retrieval` (BEIR)")
+    p.add_argument("target", metavar="SUITE|retrieval",
+                   help="a suite YAML file, or the word `retrieval` for a BEIR benchmark")
+    p.add_argument("--corpus", type=Path, help="BEIR corpus.jsonl (_id, title, text)")
+    p.add_argument("--queries", type=Path, help="BEIR queries.jsonl (_id, text)")
+    p.add_argument("--qrels", type=Path, help="BEIR qrels TSV (query-id corpus-id score)")
+    p.add_argument("--mode", choices=["hybrid", "dense", "lexical"], help="retrieval side(s)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--baseline", type=Path, help="an earlier run folder to compare with")
+    p.add_argument("--judge", action="store_true", help="also score answers with the LLM judge")
+    p.add_argument("--backend", choices=["auto", "llm", "extractive"])
+    p.add_argument("--runs-dir", type=Path, default=Path("evals/runs"),
+                   help="where reports are written (default evals/runs)")
+    _common(p)
+
     from assistant import cli_chat  # `chat` and `history` (no Textual import until run)
 
     cli_chat.add_commands(sub, common=_common)
@@ -111,6 +126,9 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     for source, papers in sources:
         report = _ingest_with_progress(store, papers, source, prune=not args.no_prune)
         print(report.summary())
+    from assistant.chunk_index import ensure_index
+
+    ensure_index(store, k1=settings.bm25_k1, b=settings.bm25_b)  # derived: kept in step
     print(f"collection {store.name!r} in {store.location}: {store.paper_count()} papers")
     return 0
 
@@ -148,7 +166,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
     settings = _settings(args, backend=args.backend, model=args.model, k=args.k)
     store = _store(settings)
-    retriever = Retriever(store=store, candidates=settings.candidates)
+    retriever = Retriever.from_settings(settings, store=store)
     answerer = build_answerer(settings, embedder=store.embedder)
     stream = not args.json and sys.stdout.isatty()
 
@@ -178,7 +196,7 @@ def cmd_search(args: argparse.Namespace) -> int:
 
     settings = _settings(args, k=args.k)
     store = _store(settings)
-    retrieval = Retriever(store=store, candidates=settings.candidates).search(
+    retrieval = Retriever.from_settings(settings, store=store).search(
         args.query, k=args.k or 10, filters=_filters_from(args))
     if args.json:
         _print_json({"query": args.query, "relevance": retrieval.relevance.to_dict(),
@@ -223,7 +241,76 @@ def cmd_config(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"ingest": cmd_ingest, "ask": cmd_ask, "search": cmd_search, "papers": cmd_papers,
+def cmd_eval(args: argparse.Namespace) -> int:
+    from assistant.retrieval import Retriever
+
+    if args.target == "retrieval":
+        from assistant.evaluation import beir
+
+        if not (args.corpus and args.queries and args.qrels):
+            raise InputError("eval retrieval needs --corpus, --queries and --qrels")
+        args.collection = args.collection or beir.default_collection(args.corpus)
+        settings = _settings(args)
+        store = _store(settings, create=True)
+        result = beir.evaluate(corpus=args.corpus, queries=args.queries, qrels=args.qrels,
+                               store=store,
+                               retriever=Retriever.from_settings(settings, store=store),
+                               mode=args.mode or settings.retrieval_mode,
+                               progress=lambda m: print(m, file=sys.stderr))
+        if args.json:
+            _print_json(result)
+        else:
+            for key, value in result.items():
+                print(f"{key:<16} {value}")
+        return 0
+    return _eval_suite(args)
+
+
+def _eval_suite(args: argparse.Namespace) -> int:
+    from assistant.answer import build_answerer
+    from assistant.evaluation import runner
+    from assistant.evaluation.suite import load_suite
+    from assistant.retrieval import Retriever
+
+    suite = load_suite(Path(args.target))
+    settings = _settings(args, backend=args.backend)
+    if suite.collection and not args.collection:
+        settings = settings.model_copy(update={"collection": suite.collection})
+    store = _store(settings, create=True)
+    if store.paper_count() == 0 and settings.collection == "icml2026":
+        from assistant.corpus import bundled_papers
+
+        print(store.ingest(bundled_papers(), source=BUNDLED_SOURCE).summary(), file=sys.stderr)
+    baseline = runner.load_baseline(args.baseline) if args.baseline else None
+    answerer = build_answerer(settings, embedder=store.embedder)
+    judge = None
+    if args.judge:
+        from assistant.answer import LLMAnswerer
+
+        judge_answerer = build_answerer(settings.model_copy(update={"backend": "llm"}),
+                                        embedder=store.embedder)
+        assert isinstance(judge_answerer, LLMAnswerer)
+        judge = judge_answerer.chat
+    result = runner.run_suite(suite, retriever=Retriever.from_settings(settings, store=store),
+                              answerer=answerer, embedder=store.embedder, judge_model=judge,
+                              progress=None if args.json else lambda m: print(m, file=sys.stderr))
+    out = runner.write_reports(result, args.runs_dir, baseline)
+    if args.json:
+        _print_json({"report": str(out), **{k: result[k] for k in
+                                            ("suite", "overall", "failures", "passed")}})
+    else:
+        for key, value in result["overall"].items():
+            bound = suite.thresholds.get(key)
+            print(f"{key:<20} {value}" + (f"   (threshold {bound})" if bound is not None else ""))
+        print(f"report: {out / 'report.md'}")
+        for f in result["failures"]:
+            print(f"threshold missed: {f['metric']} = {f['value']} (needs {f['threshold']})",
+                  file=sys.stderr)
+    return 0 if result["passed"] else 1
+
+
+COMMANDS = {"ingest": cmd_ingest, "eval": cmd_eval, "ask": cmd_ask, "search": cmd_search,
+            "papers": cmd_papers,
             "config": cmd_config}
 
 

@@ -135,6 +135,11 @@ class ExtractiveAnswerer:
             text += "\n\nAlso related: " + "; ".join(others) + "."
         return text
 
+    async def rewrite(self, question: str, history: Sequence[tuple[str, str]]) -> str:
+        from assistant.rewrite import heuristic
+
+        return heuristic(question, history)
+
     async def stream_answer(self, question: str, papers: Sequence[RetrievedPaper],
                             history: Sequence[tuple[str, str]] = ()) -> AsyncIterator[str]:
         text = self.compose(question, papers)

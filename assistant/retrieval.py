@@ -1,8 +1,9 @@
-"""Question -> ranked papers.
+"""Question -> ranked papers, by hybrid retrieval.
 
-Dense retrieval from Chroma, aggregated from chunks to papers (a paper scores as its best
-chunk). The ``Retriever`` is the seam: lexical (BM25) ranking and fusion plug in beside
-``_dense``; the answerer only sees ``RetrievedPaper`` lists.
+Dense (Chroma, cosine over chunk vectors) and lexical (BM25 over chunk text) candidates are
+each aggregated from chunks to papers (a paper scores as its best chunk), then fused
+(fusion.py). Filters (venue, year, paper ids) apply to both sides before ranking; an author
+filter is applied to the candidates. The answerer only sees ``RetrievedPaper`` lists.
 """
 
 from __future__ import annotations
@@ -10,11 +11,14 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
+from assistant import fusion
 from assistant.paper import Paper
 from assistant.relevance import Relevance, judge
 from assistant.store import ChunkHit, PaperStore
+
+Mode = Literal["hybrid", "dense", "lexical"]
 
 
 @dataclass
@@ -42,6 +46,15 @@ class Filters:
             return any(needle in a.lower() for a in paper.authors)
         return True
 
+    def __bool__(self) -> bool:
+        return bool(self.venue or self.year or self.author or self.paper_ids)
+
+    def describe(self) -> str:
+        bits = [f"venue={self.venue}" if self.venue else "", f"year={self.year}" if self.year
+                else "", f"author={self.author}" if self.author else "",
+                f"{len(self.paper_ids)} paper(s)" if self.paper_ids else ""]
+        return ", ".join(b for b in bits if b)
+
 
 @dataclass
 class RetrievedPaper:
@@ -49,8 +62,9 @@ class RetrievedPaper:
     score: float
     rank: int
     dense: float | None = None
+    lexical: float | None = None
     evidence: float = 0.0  # relevance evidence (see relevance.py); > 0 means relevant
-    passages: list[str] = field(default_factory=list)
+    chunk_ids: list[str] = field(default_factory=list)  # matched chunks, best first
 
 
 @dataclass
@@ -59,43 +73,159 @@ class Retrieval:
     papers: list[RetrievedPaper]
     relevance: Relevance
     timings: dict[str, float] = field(default_factory=dict)
+    filters: Filters | None = None
 
 
-def aggregate(hits: Sequence[ChunkHit]) -> list[tuple[str, float, list[str]]]:
-    """Chunks -> papers: best chunk score, passages in score order."""
+def aggregate(hits: Sequence[Any]) -> dict[str, tuple[float, list[str]]]:
+    """Chunks -> papers: best chunk score, and the chunk ids in score order."""
     best: dict[str, tuple[float, list[str]]] = {}
     for h in sorted(hits, key=lambda h: -h.score):
         if h.paper_id in best:
-            best[h.paper_id][1].append(h.text)
+            best[h.paper_id][1].append(h.chunk_id)
         else:
-            best[h.paper_id] = (h.score, [h.text])
-    return sorted(((pid, s, t) for pid, (s, t) in best.items()), key=lambda x: -x[1])
+            best[h.paper_id] = (h.score, [h.chunk_id])
+    return best
+
+
+@dataclass
+class Sides:
+    """Each retrieval side's per-paper (best chunk score, chunk ids)."""
+
+    dense: dict[str, tuple[float, list[str]]] = field(default_factory=dict)
+    lexical: dict[str, tuple[float, list[str]]] = field(default_factory=dict)
+    vector: Any = None
+
+
+@dataclass
+class FusionParams:
+    method: Literal["rrf", "score"] = "score"
+    w_dense: float = 1.0
+    w_lexical: float = 1.0
+    rrf_k: float = 60.0
 
 
 class Retriever:
-    def __init__(self, *, store: PaperStore, candidates: int = 60) -> None:
+    def __init__(self, *, store: PaperStore, candidates: int = 200, mode: Mode = "hybrid",
+                 params: FusionParams | None = None, bm25_k1: float = 0.9,
+                 bm25_b: float = 0.4) -> None:
         self.store = store
         self.candidates = candidates
+        self.mode = mode
+        self.params = params or FusionParams()
+        self.bm25_k1, self.bm25_b = bm25_k1, bm25_b
+        self._lexical: Any = None
+        self._lexical_rev: str | None = None
 
-    def search(self, query: str, *, k: int = 10, filters: Filters | None = None) -> Retrieval:
+    @classmethod
+    def from_settings(cls, settings: Any, *, store: PaperStore) -> Retriever:
+        return cls(store=store, candidates=settings.candidates, mode=settings.retrieval_mode,
+                   params=FusionParams(settings.fusion, settings.w_dense, settings.w_lexical,
+                                       settings.rrf_k),
+                   bm25_k1=settings.bm25_k1, bm25_b=settings.bm25_b)
+
+    def lexical(self) -> Any:
+        from assistant.chunk_index import ensure_index
+
+        revision = self.store.revision()
+        if self._lexical is None or self._lexical_rev != revision:
+            self._lexical = ensure_index(self.store, k1=self.bm25_k1, b=self.bm25_b)
+            self._lexical_rev = revision
+        return self._lexical
+
+    def facets(self) -> tuple[set[str], set[int]]:
+        """Venues and years in the store (for filters read from a question)."""
+        return self.lexical().facets()  # type: ignore[no-any-return]
+
+    def _dense(self, vector: Any, filters: Filters, depth: int
+               ) -> dict[str, tuple[float, list[str]]]:
+        index = self.lexical()
+        if index.has_vectors:  # exact search over the derived index's vectors
+            mask = index.mask(venue=filters.venue, year=filters.year, paper_ids=filters.paper_ids)
+            return aggregate(index.dense(vector, n=depth, mask=mask))
+        hits: list[ChunkHit] = self.store.dense(vector, n=depth, where=filters.where())
+        return aggregate(hits)
+
+    def _lexical_side(self, query: str, filters: Filters, depth: int
+                      ) -> dict[str, tuple[float, list[str]]]:
+        index = self.lexical()
+        mask = index.mask(venue=filters.venue, year=filters.year, paper_ids=filters.paper_ids)
+        return aggregate(index.search(query, n=depth, mask=mask))
+
+    def rank(self, query: str, *, filters: Filters | None = None, mode: Mode | None = None,
+             timings: dict[str, float] | None = None) -> tuple[list[tuple[str, float]], Sides]:
+        """Fused (paper id, score) ranking, plus each side's per-paper scores."""
+        filters = filters or Filters()
+        mode = mode or self.mode
+        timings = timings if timings is not None else {}
+        depth = self.candidates * (5 if filters.author else 1)
+        sides = Sides()
+        t0 = time.perf_counter()
+        if mode in ("dense", "hybrid"):
+            sides.vector = self.store.embedder.embed_query(query)
+            timings["embed_ms"] = (time.perf_counter() - t0) * 1000
+            t1 = time.perf_counter()
+            sides.dense = self._dense(sides.vector, filters, depth)
+            timings["dense_ms"] = (time.perf_counter() - t1) * 1000
+        if mode in ("lexical", "hybrid"):
+            t2 = time.perf_counter()
+            sides.lexical = self._lexical_side(query, filters, depth)
+            timings["lexical_ms"] = (time.perf_counter() - t2) * 1000
+        return self._fuse(sides.dense, sides.lexical, mode), sides
+
+    def search(self, query: str, *, k: int = 10, filters: Filters | None = None,
+               mode: Mode | None = None) -> Retrieval:
+        import numpy as np
+
         filters = filters or Filters()
         timings: dict[str, float] = {}
         t0 = time.perf_counter()
-        vector = self.store.embedder.embed_query(query)
-        timings["embed_ms"] = (time.perf_counter() - t0) * 1000
-        t1 = time.perf_counter()
-        hits = self.store.dense(vector, n=self.candidates, where=filters.where())
-        timings["dense_ms"] = (time.perf_counter() - t1) * 1000
-        ranked = aggregate(hits)
-        papers = {p.paper_id: p for p in self.store.papers(pid for pid, _, _ in ranked[: k * 3])}
+        order, sides = self.rank(query, filters=filters, mode=mode, timings=timings)
+        dense, lexical = sides.dense, sides.lexical
+        t3 = time.perf_counter()
+        head = [pid for pid, _ in order[: k * 3 if filters.author else k + 2]]
+        papers = {p.paper_id: p for p in self.store.papers(head)}
         out: list[RetrievedPaper] = []
-        for pid, score, passages in ranked:
+        for pid, score in order:
             paper = papers.get(pid)
-            if paper is None or not filters.accepts(paper):
+            if paper is None:
+                if len(papers) >= len(head):
+                    break
                 continue
-            out.append(RetrievedPaper(paper, score, len(out) + 1, dense=score, passages=passages))
+            if not filters.accepts(paper):
+                continue
+            d, lx = dense.get(pid), lexical.get(pid)
+            chunk_ids = (d[1] if d else []) + [c for c in (lx[1] if lx else [])
+                                               if not d or c not in d[1]]
+            out.append(RetrievedPaper(paper, score, len(out) + 1, dense=d[0] if d else None,
+                                      lexical=lx[0] if lx else None, chunk_ids=chunk_ids))
             if len(out) >= k:
                 break
+        if out and any(rp.dense is None for rp in out):
+            vector = sides.vector
+            if vector is None:
+                vector = self.store.embedder.embed_query(query)
+            missing = [rp for rp in out if rp.dense is None]
+            sims = self.store.similarities(np.asarray(vector),
+                                           [rp.paper.paper_id for rp in missing])
+            for rp in missing:
+                rp.dense = sims.get(rp.paper.paper_id, 0.0)
+        timings["papers_ms"] = (time.perf_counter() - t3) * 1000
         relevance = judge(query, out)
         timings["retrieve_ms"] = (time.perf_counter() - t0) * 1000
-        return Retrieval(query=query, papers=out, relevance=relevance, timings=timings)
+        return Retrieval(query=query, papers=out, relevance=relevance, timings=timings,
+                         filters=filters)
+
+    def _fuse(self, dense: dict[str, tuple[float, list[str]]],
+              lexical: dict[str, tuple[float, list[str]]], mode: Mode) -> list[tuple[str, float]]:
+        if mode == "dense" or not lexical:
+            return fusion.ranked({p: s for p, (s, _) in dense.items()})
+        if mode == "lexical" or not dense:
+            return fusion.ranked({p: s for p, (s, _) in lexical.items()})
+        p = self.params
+        if p.method == "score":
+            return fusion.ranked(fusion.convex(
+                [{q: s for q, (s, _) in dense.items()}, {q: s for q, (s, _) in lexical.items()}],
+                [p.w_dense, p.w_lexical]))
+        d_rank = [q for q, _ in fusion.ranked({q: s for q, (s, _) in dense.items()})]
+        l_rank = [q for q, _ in fusion.ranked({q: s for q, (s, _) in lexical.items()})]
+        return fusion.ranked(fusion.rrf([d_rank, l_rank], [p.w_dense, p.w_lexical], k=p.rrf_k))

@@ -105,7 +105,17 @@ class Settings(BaseSettings):
 
     # -- retrieval -------------------------------------------------------------------------
     k: int = Field(6, ge=1, le=50, description="Papers given to the answerer.")
-    candidates: int = Field(60, ge=5, le=1000, description="Chunks fetched per retrieval side.")
+    candidates: int = Field(200, ge=5, le=2000, description="Chunks fetched per retrieval side.")
+    retrieval_mode: Literal["hybrid", "dense", "lexical"] = Field(
+        "hybrid", description="Retrieval: dense + BM25 fused, or one side alone.")
+    fusion: Literal["rrf", "score"] = Field(
+        "score", description="Fusion: weighted reciprocal rank fusion, or normalised score sum.")
+    w_dense: float = Field(1.0, ge=0, description="Fusion weight of the dense side.")
+    w_lexical: float = Field(1.0, ge=0, description="Fusion weight of the BM25 side.")
+    rrf_k: float = Field(60.0, gt=0, description="RRF rank constant.")
+    # fitted on SciFact train (bench/tune_fusion.py): score fusion, equal weights, k1 0.9, b 0.4
+    bm25_k1: float = Field(0.9, gt=0, description="BM25 k1.")
+    bm25_b: float = Field(0.4, ge=0, le=1, description="BM25 b.")
 
     # -- history ---------------------------------------------------------------------------
     history: Path = Field(

@@ -32,7 +32,7 @@ _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{1,510}[A-Za-z0-9]$")
 class ChunkHit:
     chunk_id: str
     paper_id: str
-    text: str
+    text: str  # empty when the query did not fetch documents
     score: float  # cosine similarity
 
 
@@ -203,6 +203,25 @@ class PaperStore:
             include=["metadatas", "documents"])
         return list(zip(res["ids"], res["documents"], res["metadatas"], strict=True))
 
+    def chunks_with_vectors(self) -> tuple[list[tuple[str, str, dict[str, Any]]], Any]:
+        """Every chunk (id, text, metadata) and its vector, in one order."""
+        import numpy as np
+
+        col = self.collection()
+        rows: list[tuple[str, str, dict[str, Any]]] = []
+        vecs: list[Any] = []
+        page = 5000
+        for offset in range(0, max(col.count(), 1), page):
+            res = col.get(limit=page, offset=offset,
+                          include=["metadatas", "documents", "embeddings"])
+            rows.extend(zip(res["ids"], res["documents"], res["metadatas"], strict=True))
+            if res.get("embeddings") is not None and len(res["ids"]):
+                vecs.append(np.asarray(res["embeddings"], dtype=np.float32))
+            if len(res["ids"]) < page:
+                break
+        matrix = np.concatenate(vecs) if vecs else None
+        return rows, matrix
+
     def dense(self, vector: Any, *, n: int, where: dict[str, Any] | None = None
               ) -> list[ChunkHit]:
         col = self.collection()
@@ -210,12 +229,28 @@ class PaperStore:
         if total == 0:
             return []
         res = col.query(query_embeddings=[list(map(float, vector))], n_results=min(n, total),
-                        where=where or None, include=["metadatas", "distances", "documents"])
-        hits = []
-        for cid, meta, dist, doc in zip(res["ids"][0], res["metadatas"][0], res["distances"][0],
-                                        res["documents"][0], strict=True):
-            hits.append(ChunkHit(cid, meta["paper_id"], doc, 1.0 - float(dist)))
-        return hits
+                        where=where or None, include=["metadatas", "distances"])
+        return [ChunkHit(cid, meta["paper_id"], "", 1.0 - float(dist))
+                for cid, meta, dist in zip(res["ids"][0], res["metadatas"][0],
+                                           res["distances"][0], strict=True)]
+
+    def similarities(self, vector: Any, paper_ids: list[str]) -> dict[str, float]:
+        """Best cosine similarity of each paper's chunks to ``vector`` (exact, from Chroma)."""
+        import numpy as np
+
+        if not paper_ids:
+            return {}
+        res = self.collection().get(where={"paper_id": {"$in": paper_ids}},
+                                    include=["embeddings", "metadatas"])
+        best: dict[str, float] = {}
+        embs = res.get("embeddings")
+        if embs is None:
+            return best
+        sims = np.asarray(embs, dtype=np.float32) @ np.asarray(vector, dtype=np.float32)
+        for meta, sim in zip(res["metadatas"], sims, strict=True):
+            pid = meta["paper_id"]
+            best[pid] = max(best.get(pid, -1.0), float(sim))
+        return best
 
     # -- writing -------------------------------------------------------------------------
     def ingest(self, papers: Sequence[Paper], *, source: str, prune: bool = True,
@@ -288,13 +323,30 @@ class PaperStore:
         except Exception as exc:
             raise StoreError(f"writing to the store failed ({exc}); re-run the same ingest to "
                              "finish it") from None
+        if report.changed:
+            self._bump_revision()
         return report
+
+    def revision(self) -> str:
+        """Changes whenever an ingest changes the collection (keys derived indexes)."""
+        col = self.collection()
+        return str((col.metadata or {}).get("revision") or f"count:{col.count()}")
+
+    def _bump_revision(self) -> None:
+        import uuid
+
+        col = self.collection()
+        meta = dict(col.metadata or {})
+        meta["revision"] = uuid.uuid4().hex
+        col.modify(metadata=meta)
+        self._col = None  # re-read the metadata on next use
 
     def remove_source(self, source: str) -> int:
         col = self.collection()
         res = col.get(where={"source": source}, include=[])
         if res["ids"]:
             col.delete(ids=res["ids"])
+            self._bump_revision()
         return len(res["ids"])
 
     def drop(self) -> None:

@@ -1,0 +1,216 @@
+"""The chunk index: BM25 (bm25s, Lucene scoring, Snowball stemming) and exact vectors.
+
+It is derived data; the Chroma collection stays the source of truth. It lives beside the store
+(``<store>/index/<collection>/``, or a user cache folder for a Chroma server), records the
+collection revision it was built from, and is rebuilt from the collection whenever it is
+missing or stale — so a client of a Chroma server can rebuild it too.
+
+It holds, in one row order: the BM25 index of the chunk text, each chunk's vector (exact dense
+search is a 0.2 ms matrix product at 11k chunks, against ~17 ms for Chroma's HNSW query at the
+200-candidate depth fusion wants), and each chunk's paper id, venue and year, so one filter
+mask applies to both retrieval sides.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from assistant.errors import StoreError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from assistant.store import PaperStore
+
+log = logging.getLogger(__name__)
+FORMAT = 2
+
+
+@functools.cache
+def _stemmer() -> Any:
+    import Stemmer
+
+    return Stemmer.Stemmer("english")
+
+
+def tokenize(texts: list[str]) -> list[list[str]]:
+    import bm25s
+
+    return bm25s.tokenize(texts, stemmer=_stemmer(), stopwords="english", return_ids=False,
+                          show_progress=False)
+
+
+@dataclass
+class LexicalHit:
+    chunk_id: str
+    paper_id: str
+    score: float
+
+
+class ChunkIndex:
+    def __init__(self, directory: Path, *, k1: float = 1.5, b: float = 0.75) -> None:
+        self.directory = Path(directory)
+        self.k1 = k1
+        self.b = b
+        self._bm25: Any = None
+        self._meta: dict[str, Any] = {}
+        self._papers: Any = None
+        self._venues: Any = None
+        self._years: Any = None
+        self._vectors: Any = None
+
+    # -- lifecycle -----------------------------------------------------------------------
+    @property
+    def revision(self) -> str | None:
+        manifest = self.directory / "manifest.json"
+        if not manifest.exists():
+            return None
+        try:
+            data = json.loads(manifest.read_text())
+        except (OSError, json.JSONDecodeError):
+            return None
+        ok = data.get("format") == FORMAT and data.get("k1") == self.k1 and data.get("b") == self.b
+        return data.get("revision") if ok else None
+
+    def build(self, rows: list[tuple[str, str, dict[str, Any]]], *, revision: str,
+              vectors: Any = None) -> None:
+        """Index (chunk id, text, metadata) rows and their vectors; built in a temp dir, then
+        swapped in, so a reader never sees half an index."""
+        import bm25s
+        import numpy as np
+
+        self.directory.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=".lexical-", dir=self.directory.parent))
+        try:
+            ids = [r[0] for r in rows]
+            meta = {"ids": ids, "papers": [r[2].get("paper_id", "") for r in rows],
+                    "venues": [r[2].get("venue_lc", "") for r in rows],
+                    "years": [int(r[2].get("year") or 0) for r in rows]}
+            if rows:
+                bm25 = bm25s.BM25(k1=self.k1, b=self.b, method="lucene")
+                bm25.index(tokenize([r[1] for r in rows]), show_progress=False)
+                bm25.save(str(tmp / "bm25"), show_progress=False)
+            (tmp / "chunks.json").write_text(json.dumps(meta))
+            if vectors is not None and len(rows):
+                np.save(tmp / "vectors.npy", np.asarray(vectors, dtype=np.float32))
+            (tmp / "manifest.json").write_text(json.dumps(
+                {"format": FORMAT, "revision": revision, "count": len(rows), "k1": self.k1,
+                 "b": self.b}))
+            if self.directory.exists():
+                shutil.rmtree(self.directory)
+            os.replace(tmp, self.directory)
+        except Exception:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        self._bm25 = None
+
+    def load(self) -> None:
+        import bm25s
+        import numpy as np
+
+        if self._bm25 is not None:
+            return
+        try:
+            self._meta = json.loads((self.directory / "chunks.json").read_text())
+            bm25_dir = self.directory / "bm25"
+            self._bm25 = (bm25s.BM25.load(str(bm25_dir), mmap=False, show_progress=False)
+                          if bm25_dir.exists() else False)
+        except (OSError, ValueError) as exc:
+            raise StoreError(f"the lexical index at {self.directory} is unreadable ({exc}): "
+                             "delete that folder and it will be rebuilt") from None
+        self._papers = np.asarray(self._meta["papers"], dtype=object)
+        self._venues = np.asarray(self._meta["venues"], dtype=object)
+        self._years = np.asarray(self._meta["years"], dtype=np.int32)
+        vec_path = self.directory / "vectors.npy"
+        self._vectors = np.load(vec_path) if vec_path.exists() else None
+
+    def facets(self) -> tuple[set[str], set[int]]:
+        """The venues (lower case) and years the index holds, for reading filters."""
+        self.load()
+        return set(self._meta["venues"]) - {""}, set(self._meta["years"]) - {0}
+
+    # -- search --------------------------------------------------------------------------
+    def mask(self, *, venue: str | None = None, year: int | None = None,
+             paper_ids: list[str] | None = None) -> np.ndarray | None:
+        import numpy as np
+
+        self.load()
+        if not (venue or year or paper_ids):
+            return None
+        m = np.ones(len(self._meta["ids"]), dtype=bool)
+        if venue:
+            m &= self._venues == venue.lower()
+        if year:
+            m &= self._years == int(year)
+        if paper_ids:
+            m &= np.isin(self._papers, list(paper_ids))
+        return m
+
+    @property
+    def has_vectors(self) -> bool:
+        self.load()
+        return self._vectors is not None
+
+    def dense(self, vector: Any, *, n: int, mask: np.ndarray | None = None) -> list[LexicalHit]:
+        """Exact cosine search over the chunk vectors (rows are L2-normalised)."""
+        import numpy as np
+
+        self.load()
+        if self._vectors is None or not len(self._vectors):
+            return []
+        scores = self._vectors @ np.asarray(vector, dtype=np.float32)
+        if mask is not None:
+            scores = np.where(mask, scores, -np.inf)
+        return self._top(scores, n, positive=False)
+
+    def _top(self, scores: Any, n: int, *, positive: bool) -> list[LexicalHit]:
+        import numpy as np
+
+        n = min(n, len(scores))
+        top = np.argpartition(-scores, n - 1)[:n] if n < len(scores) else np.arange(len(scores))
+        top = top[np.argsort(-scores[top], kind="stable")]
+        ids, papers = self._meta["ids"], self._meta["papers"]
+        keep = (scores[top] > 0) if positive else np.isfinite(scores[top])
+        return [LexicalHit(ids[i], papers[i], float(scores[i])) for i, k in zip(top, keep,
+                                                                                 strict=True) if k]
+
+    def search(self, query: str, *, n: int, mask: np.ndarray | None = None) -> list[LexicalHit]:
+        import numpy as np
+
+        self.load()
+        if not self._bm25:
+            return []
+        q = tokenize([query])[0]
+        if not q:
+            return []
+        scores = np.asarray(self._bm25.get_scores(q), dtype=np.float32)
+        if mask is not None:
+            scores = np.where(mask, scores, 0.0)
+        return self._top(scores, n, positive=True)
+
+
+def index_dir(store: PaperStore) -> Path:
+    if store.path is not None:
+        return store.path / "index" / store.name
+    base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "assistant"
+    safe = "".join(c if c.isalnum() else "_" for c in (store.url or "server"))
+    return base / "index" / safe / store.name
+
+
+def ensure_index(store: PaperStore, *, k1: float = 0.9, b: float = 0.4) -> ChunkIndex:
+    """The store's chunk index, rebuilt from the collection if missing or stale."""
+    index = ChunkIndex(index_dir(store), k1=k1, b=b)
+    revision = store.revision()
+    if index.revision != revision:
+        log.info("rebuilding the chunk index for %s", store.name)
+        rows, vectors = store.chunks_with_vectors()
+        index.build(rows, revision=revision, vectors=vectors)
+    return index

@@ -1,0 +1,1 @@
+"""Evaluation: BEIR-format retrieval benchmarks and scripted Q&A suites."""

@@ -1,0 +1,94 @@
+"""`assistant eval retrieval`: a BEIR-format benchmark (corpus, queries, qrels) end to end.
+
+The corpus is ingested into the store (incrementally: a second run embeds nothing), every
+query with judgements is run, and nDCG@10, recall@10/100, MRR@10 and latency are reported.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from assistant.corpus import load_papers
+from assistant.errors import InputError
+from assistant.evaluation.metrics import mean, mrr_at, ndcg_at, percentile, recall_at
+from assistant.retrieval import Mode, Retriever
+from assistant.store import PaperStore
+
+
+def load_queries(path: Path) -> dict[str, str]:
+    if not path.exists():
+        raise InputError(f"no such file: {path}")
+    out: dict[str, str] = {}
+    with path.open(encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                rec = json.loads(line)
+                out[str(rec["_id"])] = str(rec["text"])
+            except (json.JSONDecodeError, KeyError):
+                raise InputError(f"{path}:{lineno}: a query needs JSON with '_id' and 'text'"
+                                 ) from None
+    return out
+
+
+def load_qrels(path: Path) -> dict[str, dict[str, int]]:
+    if not path.exists():
+        raise InputError(f"no such file: {path}")
+    qrels: dict[str, dict[str, int]] = {}
+    with path.open(encoding="utf-8", newline="") as fh:
+        reader = csv.reader(fh, delimiter="\t")
+        header = next(reader, None)
+        if not header or [h.strip() for h in header[:2]] != ["query-id", "corpus-id"]:
+            raise InputError(f"{path}: expected a TSV header 'query-id corpus-id score'")
+        for row in reader:
+            if len(row) < 3:
+                continue
+            qrels.setdefault(row[0], {})[row[1]] = int(float(row[2]))
+    return qrels
+
+
+def default_collection(corpus: Path) -> str:
+    stem = corpus.parent.name if corpus.stem in ("corpus", "docs") else corpus.stem
+    name = "".join(c if c.isalnum() or c in "._-" else "-" for c in f"beir-{stem}")
+    return name.strip("-._")[:60] or "beir"
+
+
+def evaluate(*, corpus: Path, queries: Path, qrels: Path, store: PaperStore,
+             retriever: Retriever, mode: Mode = "hybrid",
+             progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    qs = load_queries(queries)
+    judged = load_qrels(qrels)
+    papers = load_papers(corpus)
+    report = store.ingest(papers, source=str(corpus.resolve()))
+    if progress:
+        progress(report.summary())
+    ids = [q for q in qs if q in judged]
+    if not ids:
+        raise InputError(f"no query in {queries} has a judgement in {qrels}")
+    retriever.lexical()  # build or load outside the timed loop
+    per_query: dict[str, dict[str, float]] = {}
+    latencies: list[float] = []
+    for qid in ids:
+        t = time.perf_counter()
+        order, _ = retriever.rank(qs[qid], mode=mode)
+        latencies.append((time.perf_counter() - t) * 1000)
+        ranked = [pid for pid, _ in order[:100]]
+        rels = judged[qid]
+        per_query[qid] = {"ndcg_at_10": ndcg_at(ranked, rels, 10),
+                          "recall_at_10": recall_at(ranked, rels, 10),
+                          "recall_at_100": recall_at(ranked, rels, 100),
+                          "mrr_at_10": mrr_at(ranked, rels, 10)}
+    keys = ("ndcg_at_10", "recall_at_10", "recall_at_100", "mrr_at_10")
+    result: dict[str, Any] = {k: round(mean([m[k] for m in per_query.values()]), 4)
+                              for k in keys}
+    result.update(queries=len(ids), mode=mode,
+                  latency_ms_p50=round(percentile(latencies, 0.5), 2),
+                  latency_ms_p95=round(percentile(latencies, 0.95), 2),
+                  collection=store.name, papers=len(papers))
+    return result

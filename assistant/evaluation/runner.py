@@ -1,0 +1,208 @@
+"""Runs a Suite through the same answer() every front end uses, and writes the reports."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from assistant import prompts
+from assistant.answer import Answer, Answerer, answer
+from assistant.errors import SuiteError
+from assistant.evaluation.metrics import mean, percentile
+from assistant.evaluation.suite import METRICS, Suite, dumps, fact_found, resolve_papers
+from assistant.retrieval import Filters, Retriever
+from assistant.textutil import split_sentences
+
+_CITE = re.compile(r"\[(\d+(?:, \d+)*)\]")
+
+
+def support_scores(ans: Answer, embedder: Any) -> list[float]:
+    """Per cited answer sentence: best cosine to a sentence of the abstracts it cites."""
+    import numpy as np
+
+    by_n = {c.n: c.paper for c in ans.citations}
+    pairs: list[tuple[str, list[str]]] = []
+    for sentence in split_sentences(ans.text.replace("\n", " ")):
+        ns = [int(n) for m in _CITE.finditer(sentence) for n in m.group(1).split(", ")]
+        cited = [by_n[n] for n in ns if n in by_n]
+        if not cited:
+            continue
+        claim = _CITE.sub("", sentence).replace("**", "").strip()
+        if len(claim) < 15:
+            continue
+        pairs.append((claim, [s for p in cited for s in split_sentences(p.abstract)]))
+    if not pairs:
+        return []
+    texts = [c for c, _ in pairs] + [s for _, ss in pairs for s in ss]
+    vecs = embedder.embed(texts)
+    claims, rest = vecs[: len(pairs)], vecs[len(pairs):]
+    out, offset = [], 0
+    for i, (_, ss) in enumerate(pairs):
+        block = rest[offset: offset + len(ss)]
+        offset += len(ss)
+        out.append(float(np.max(block @ claims[i])) if len(ss) else 0.0)
+    return out
+
+
+def judge_answer(question: str, ans: Answer, *, model: Any, prompts_dir: Any = None) -> dict:
+    """An LLM judge that must reply with strict JSON {"score": 0..1, "reason": "..."}."""
+    sources = "\n\n".join(f"[{c.n}] {c.paper.title}\n{c.paper.abstract}" for c in ans.citations)
+    content = prompts.render("judge", prompts_dir=prompts_dir, question=question,
+                             answer=ans.text, sources=sources or "(no sources cited)")
+
+    async def run() -> str:
+        return "".join([d async for d in model.stream([{"role": "user", "content": content}])])
+
+    raw = asyncio.run(run()).strip()
+    raw = re.sub(r"^```(?:json)?\s*|\s*```$", "", raw)
+    try:
+        data = json.loads(raw)
+        score = float(data["score"])
+        reason = str(data.get("reason", ""))
+    except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+        raise SuiteError(f"the judge's reply is not the required JSON "
+                         f"{{\"score\": 0..1, \"reason\": ...}}: {raw[:120]!r}") from None
+    if not 0.0 <= score <= 1.0:
+        raise SuiteError(f"the judge's score {score} is outside 0..1")
+    return {"score": score, "reason": reason}
+
+
+def _turn_metrics(turn: Any, ans: Answer, expected: list[str], k: int,
+                  embedder: Any) -> dict[str, Any]:
+    retrieved = [rp.paper.paper_id for rp in ans.papers[:k]]
+    cited = [c.paper.paper_id for c in ans.citations]
+    m: dict[str, Any] = {}
+    refuse_expected = bool(turn.refuse)
+    m["refusal_accuracy"] = 1.0 if ans.refused == refuse_expected else 0.0
+    if expected:
+        hits = [retrieved.index(e) + 1 for e in expected if e in retrieved]
+        m["retrieval_recall"] = len(hits) / len(expected)
+        m["mrr"] = 1.0 / min(hits) if hits else 0.0
+        m["citation_recall"] = len(set(expected) & set(cited)) / len(expected)
+        m["citation_precision"] = (len([c for c in cited if c in expected]) / len(cited)
+                                   if cited else 0.0)
+    if turn.expect_facts:
+        found = [f for f in turn.expect_facts if fact_found(f, ans.text)]
+        m["fact_coverage"] = len(found) / len(turn.expect_facts)
+        m["facts_missing"] = [f for f in turn.expect_facts if f not in found]
+    if not ans.refused and ans.citations:
+        sup = support_scores(ans, embedder)
+        if sup:
+            m["support"] = mean(sup)
+    return m
+
+
+def run_suite(suite: Suite, *, retriever: Retriever, answerer: Answerer, embedder: Any,
+              judge_model: Any = None, progress: Callable[[str], None] | None = None
+              ) -> dict[str, Any]:
+    papers = retriever.store.papers()
+    cases_out: list[dict[str, Any]] = []
+    latencies: list[float] = []
+    tokens_used = 0
+    for case in suite.cases:
+        history: list[tuple[str, str]] = []
+        turns_out: list[dict[str, Any]] = []
+        for j, turn in enumerate(case.turns, 1):
+            where = f"case {case.id} turn {j}"
+            expected = resolve_papers(turn.expect_papers, papers, where)
+            t = time.perf_counter()
+            ans = answer(turn.question, retriever=retriever, answerer=answerer, k=suite.k,
+                         filters=Filters(**turn.filters) if turn.filters else None,
+                         history=history)
+            latencies.append((time.perf_counter() - t) * 1000)
+            tokens_used += int(ans.usage.get("total_tokens") or 0)
+            history.append((turn.question, ans.text))
+            if not turn.scored:
+                continue
+            m = _turn_metrics(turn, ans, expected, suite.k, embedder)
+            if judge_model is not None and not ans.refused:
+                verdict = judge_answer(turn.question, ans, model=judge_model)
+                m["judge_score"], m["judge_reason"] = verdict["score"], verdict["reason"]
+            turns_out.append({"turn": j, "question": turn.question, "answer": ans.text,
+                              "refused": ans.refused, "search_query": ans.search_query,
+                              "cited": [c.paper.title for c in ans.citations],
+                              "retrieved": [rp.paper.title for rp in ans.papers[:suite.k]],
+                              "metrics": m})
+        case_metrics = {key: mean([t["metrics"][key] for t in turns_out if key in t["metrics"]])
+                        for key in METRICS if any(key in t["metrics"] for t in turns_out)}
+        cases_out.append({"id": case.id, "tags": case.tags, "metrics": case_metrics,
+                          "turns": turns_out})
+        if progress:
+            progress(f"{case.id}: " + ", ".join(f"{k}={v:.2f}" for k, v in case_metrics.items()))
+    overall = {key: round(mean([c["metrics"][key] for c in cases_out if key in c["metrics"]]), 4)
+               for key in METRICS if any(key in c["metrics"] for c in cases_out)}
+    overall["latency_ms_p50"] = round(percentile(latencies, 0.5), 1)
+    overall["latency_ms_p95"] = round(percentile(latencies, 0.95), 1)
+    overall["tokens"] = tokens_used
+    failures = []
+    for key, bound in suite.thresholds.items():
+        value = overall.get(key)
+        ok = value is not None and (value <= bound if key == "latency_ms_p95" else value >= bound)
+        if not ok:
+            failures.append({"metric": key, "value": value, "threshold": bound})
+    return {"suite": suite.name, "backend": answerer.backend, "model": answerer.model,
+            "cases": cases_out, "overall": overall, "thresholds": suite.thresholds,
+            "failures": failures, "passed": not failures,
+            "when": time.strftime("%Y-%m-%dT%H:%M:%S")}
+
+
+def load_baseline(path: Path) -> dict[str, Any]:
+    target = path / "report.json" if path.is_dir() else path
+    if not target.exists():
+        raise SuiteError(f"no baseline report at {target}: pass a run folder or its report.json")
+    try:
+        return json.loads(target.read_text())
+    except json.JSONDecodeError:
+        raise SuiteError(f"{target} is not a report.json written by `assistant eval`") from None
+
+
+def markdown(result: dict[str, Any], baseline: dict[str, Any] | None = None) -> str:
+    lines = [f"# Evaluation: {result['suite']}", "",
+             f"Backend `{result['backend']}` (model `{result['model']}`), {result['when']}, "
+             f"{len(result['cases'])} cases. **{'PASSED' if result['passed'] else 'FAILED'}**",
+             "", "| metric | value | threshold |" + (" baseline | Δ |" if baseline else ""),
+             "|---|---|---|" + ("---|---|" if baseline else "")]
+    base = (baseline or {}).get("overall", {})
+    for key, value in result["overall"].items():
+        bound = result["thresholds"].get(key, "")
+        row = f"| {key} | {value} | {bound} |"
+        if baseline:
+            b = base.get(key)
+            delta = f"{value - b:+.4f}" if isinstance(b, int | float) else ""
+            row += f" {b if b is not None else ''} | {delta} |"
+        lines.append(row)
+    if result["failures"]:
+        lines += ["", "## Thresholds missed", ""]
+        lines += [f"- {f['metric']}: {f['value']} (needs {f['threshold']})"
+                  for f in result["failures"]]
+    lines += ["", "## Cases", "", "| case | " + " | ".join(METRICS[:6]) + " |",
+              "|---|" + "---|" * 6]
+    for c in result["cases"]:
+        cells = [f"{c['metrics'][k]:.2f}" if k in c["metrics"] else "" for k in METRICS[:6]]
+        lines.append(f"| {c['id']} | " + " | ".join(cells) + " |")
+    weak = [c for c in result["cases"] if any(v < 1.0 for k, v in c["metrics"].items()
+                                               if k in METRICS[:6])]
+    if weak:
+        lines += ["", "## Cases below 1.0", ""]
+        for c in weak:
+            for t in c["turns"]:
+                lines += [f"### {c['id']} (turn {t['turn']})", "", f"**Q:** {t['question']}",
+                          "", f"**Search query:** {t['search_query']}", "",
+                          f"**A:** {t['answer'][:600]}", "",
+                          f"Retrieved: {'; '.join(t['retrieved'][:4])}", ""]
+    return "\n".join(lines) + "\n"
+
+
+def write_reports(result: dict[str, Any], runs_dir: Path, baseline: dict[str, Any] | None
+                  ) -> Path:
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    out = runs_dir / f"{stamp}-{result['suite']}-{result['backend']}"
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "report.json").write_text(dumps(result))
+    (out / "report.md").write_text(markdown(result, baseline))
+    return out

@@ -1,0 +1,171 @@
+"""`assistant eval SUITE.yaml`: scripted Q&A evaluations with thresholds.
+
+A suite is YAML::
+
+    name: icml2026
+    k: 6                                  # papers per answer (optional)
+    thresholds: {citation_recall: 0.8, refusal_accuracy: 0.9, ...}
+    cases:
+      - id: dype
+        question: Which paper ...?
+        expect_papers: [DyPE]             # paper ids, or phrases of a title/abstract
+        expect_facts: ["16 million", "re:training[- ]free"]
+      - id: follow-up
+        turns:
+          - question: Which paper ...?
+          - question: How robust is it?
+            expect_papers: [DyPE]
+      - id: absent
+        question: Which paper studies protein folding?
+        refuse: true
+
+Every turn with expectations is scored: retrieval recall@k and MRR of the expected papers,
+citation precision and recall, fact coverage, refusal accuracy, a support score per answer
+sentence (embedding similarity of the sentence to its cited abstracts' best sentence),
+latency and tokens. An optional LLM judge scores answers with strict JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from assistant.errors import SuiteError
+
+METRICS = ("retrieval_recall", "mrr", "citation_precision", "citation_recall", "fact_coverage",
+           "refusal_accuracy", "support", "judge_score")
+
+
+@dataclass
+class Turn:
+    question: str
+    expect_papers: list[str] = field(default_factory=list)
+    expect_facts: list[str] = field(default_factory=list)
+    refuse: bool | None = None
+    filters: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def scored(self) -> bool:
+        return bool(self.expect_papers or self.expect_facts or self.refuse is not None)
+
+
+@dataclass
+class Case:
+    id: str
+    turns: list[Turn]
+    tags: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Suite:
+    name: str
+    cases: list[Case]
+    k: int = 6
+    thresholds: dict[str, float] = field(default_factory=dict)
+    collection: str | None = None
+    path: Path | None = None
+
+
+def _as_list(value: Any, where: str) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list) and all(isinstance(v, str | int) for v in value):
+        return [str(v) for v in value]
+    raise SuiteError(f"{where}: expected a string or a list of strings")
+
+
+def _turn(raw: Any, where: str) -> Turn:
+    if not isinstance(raw, dict) or not isinstance(raw.get("question"), str):
+        raise SuiteError(f"{where}: each turn needs a 'question' string")
+    unknown = set(raw) - {"question", "expect_papers", "expect_facts", "refuse", "filters"}
+    if unknown:
+        raise SuiteError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
+    refuse = raw.get("refuse")
+    if refuse is not None and not isinstance(refuse, bool):
+        raise SuiteError(f"{where}: 'refuse' must be true or false")
+    facts = _as_list(raw.get("expect_facts"), where)
+    for f in facts:
+        if f.startswith("re:"):
+            try:
+                re.compile(f[3:])
+            except re.error as exc:
+                raise SuiteError(f"{where}: bad regex {f!r} ({exc})") from None
+    return Turn(raw["question"], _as_list(raw.get("expect_papers"), where), facts, refuse,
+                dict(raw.get("filters") or {}))
+
+
+def load_suite(path: Path) -> Suite:
+    if not path.exists():
+        raise SuiteError(f"no such suite: {path}")
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = f" at line {mark.line + 1}" if mark else ""
+        raise SuiteError(f"{path}: not valid YAML{line}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("cases"), list):
+        raise SuiteError(f"{path}: a suite is a mapping with a 'cases' list")
+    cases, seen = [], set()
+    for i, raw in enumerate(data["cases"], 1):
+        if not isinstance(raw, dict):
+            raise SuiteError(f"{path}: case {i} is not a mapping")
+        cid = str(raw.get("id") or f"case-{i}")
+        where = f"{path.name}: case {cid}"
+        if cid in seen:
+            raise SuiteError(f"{where}: duplicate id")
+        seen.add(cid)
+        if "turns" in raw:
+            if not isinstance(raw["turns"], list) or not raw["turns"]:
+                raise SuiteError(f"{where}: 'turns' must be a non-empty list")
+            turns = [_turn(t, f"{where} turn {j}") for j, t in enumerate(raw["turns"], 1)]
+        else:
+            turns = [_turn({k: v for k, v in raw.items() if k not in ("id", "tags")}, where)]
+        if not any(t.scored for t in turns):
+            raise SuiteError(f"{where}: nothing to score (add expect_papers, expect_facts or "
+                             "refuse)")
+        cases.append(Case(cid, turns, _as_list(raw.get("tags"), where)))
+    thresholds = data.get("thresholds") or {}
+    bad = set(thresholds) - set(METRICS) - {"latency_ms_p95"}
+    if bad:
+        raise SuiteError(f"{path}: unknown threshold(s) {', '.join(sorted(bad))}; use "
+                         f"{', '.join(METRICS)}, latency_ms_p95")
+    return Suite(str(data.get("name") or path.stem), cases, int(data.get("k") or 6),
+                 {k: float(v) for k, v in thresholds.items()}, data.get("collection"), path)
+
+
+def fact_found(fact: str, text: str) -> bool:
+    if fact.startswith("re:"):
+        return re.search(fact[3:], text, re.IGNORECASE) is not None
+    norm = lambda s: re.sub(r"\s+", " ", s.lower())  # noqa: E731
+    return norm(fact) in norm(text)
+
+
+def resolve_papers(expected: list[str], papers: list[Any], where: str) -> list[str]:
+    """Map each expectation (id or phrase) to exactly one paper id."""
+    by_id = {p.paper_id: p for p in papers}
+    out = []
+    for e in expected:
+        if e in by_id:
+            out.append(e)
+            continue
+        needle = e.lower()
+        hits = [p.paper_id for p in papers if needle in p.title.lower()]
+        if not hits:
+            hits = [p.paper_id for p in papers if needle in p.abstract.lower()]
+        if len(hits) != 1:
+            what = "no paper" if not hits else f"{len(hits)} papers"
+            raise SuiteError(f"{where}: expected paper {e!r} matches {what} in the store; use "
+                             "its paper_id or a more specific phrase")
+        out.append(hits[0])
+    return out
+
+
+def dumps(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, indent=2)

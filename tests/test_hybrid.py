@@ -1,0 +1,134 @@
+import shutil
+
+import pytest
+
+from assistant.answer import answer, build_answerer
+from assistant.chunk_index import ensure_index, index_dir
+from assistant.paper import Paper
+from assistant.query_filters import infer
+from assistant.retrieval import Filters, Retriever
+from assistant.rewrite import heuristic, is_follow_up
+from assistant.settings import load_settings
+from assistant.store import PaperStore
+
+
+def paper(pid, title, abstract, venue="ICML", year=2020, authors=("A. Author",)):
+    return Paper(pid, title, abstract, list(authors), venue, year)
+
+
+CORPUS = [
+    paper("p1", "Zebra stripes and thermoregulation",
+          "We measure how zebra stripes cool the animal in the savanna heat.", year=2019),
+    paper("p2", "Sparse attention for long documents",
+          "A sparse attention transformer reads very long documents efficiently.",
+          venue="NeurIPS", year=2021, authors=("Grace Hopper",)),
+    paper("p3", "Graph kernels for molecules",
+          "Graph kernels compare molecular graphs for property prediction.", year=2021),
+    paper("p4", "Efficient transformers survey",
+          "We survey efficient transformer architectures, including sparse and linear "
+          "attention.", venue="NeurIPS", year=2019),
+]
+
+
+@pytest.fixture
+def small_store(tmp_path, embedder):
+    store = PaperStore(collection="small", embedder=embedder, path=tmp_path / "s", create=True)
+    store.ingest(CORPUS, source="small")
+    return store
+
+
+def test_the_index_is_derived_and_rebuilt_when_stale_or_missing(small_store):
+    index = ensure_index(small_store)
+    assert index.revision == small_store.revision()
+    hits = index.search("zebra stripes", n=5)
+    assert hits[0].paper_id == "p1"
+    # an ingest changes the revision; the next search sees the new paper without a manual step
+    small_store.ingest([*CORPUS, paper("p5", "Zebrafish genetics", "Zebrafish zebra genes.")],
+                       source="small")
+    retriever = Retriever(store=small_store)
+    order, _ = retriever.rank("zebrafish genes", mode="lexical")
+    assert order[0][0] == "p5"
+    shutil.rmtree(index_dir(small_store))
+    order, _ = Retriever(store=small_store).rank("zebrafish genes", mode="lexical")
+    assert order[0][0] == "p5" and index_dir(small_store).exists()
+
+
+def test_modes_and_fusion(small_store):
+    retriever = Retriever(store=small_store)
+    for mode in ("dense", "lexical", "hybrid"):
+        result = retriever.search("sparse attention over long documents", k=3, mode=mode)
+        assert result.papers[0].paper.paper_id == "p2", mode
+    hybrid = retriever.search("sparse attention over long documents", k=4)
+    assert all(rp.dense is not None for rp in hybrid.papers)  # filled in for lexical-only hits
+    assert [rp.rank for rp in hybrid.papers] == list(range(1, len(hybrid.papers) + 1))
+
+
+@pytest.mark.parametrize(("filters", "expected"), [
+    (Filters(venue="neurips"), {"p2", "p4"}),
+    (Filters(year=2019), {"p1", "p4"}),
+    (Filters(venue="ICML", year=2021), {"p3"}),
+    (Filters(author="hopper"), {"p2"}),
+    (Filters(paper_ids=["p3", "p4"]), {"p3", "p4"}),
+])
+def test_filters_apply_to_both_sides(small_store, filters, expected):
+    retriever = Retriever(store=small_store)
+    for mode in ("dense", "lexical", "hybrid"):
+        result = retriever.search("transformer attention graphs zebra", k=10, filters=filters,
+                                  mode=mode)
+        got = {rp.paper.paper_id for rp in result.papers}
+        assert got and got <= expected, (mode, got)
+
+
+def test_filters_are_read_from_the_question():
+    venues, years = {"icml", "neurips"}, {2019, 2021}
+    f = infer("NeurIPS 2019 papers on efficient transformers", venues=venues, years=years)
+    assert (f.venue, f.year) == ("neurips", 2019)
+    assert infer("papers from 2020 on x", venues=venues, years=years).year is None  # not held
+    both = infer("ICML or NeurIPS papers on x", venues=venues, years=years)
+    assert both.venue is None  # ambiguous: no filter
+    explicit = infer("NeurIPS papers", venues=venues, years=years, explicit=Filters(venue="icml"))
+    assert explicit.venue == "icml"
+
+
+def test_a_question_naming_a_venue_and_year_is_filtered(small_store):
+    retriever = Retriever(store=small_store)
+    result = answer("Which NeurIPS 2019 papers cover transformers?", retriever=retriever,
+                    answerer=build_answerer(load_settings(), embedder=small_store.embedder))
+    assert result.filters == {"venue": "neurips", "year": 2019}
+    assert {rp.paper.paper_id for rp in result.papers} == {"p4"}
+
+
+def test_follow_up_rewrite_carries_the_previous_topic():
+    history = [("Which paper makes diffusion transformers generate huge images?",
+                "The most relevant paper is **DyPE: dynamic position extrapolation** [1].")]
+    assert is_follow_up("How robust is it?")
+    assert not is_follow_up("Which paper studies zebra stripes in the savanna heat?")
+    rewritten = heuristic("How robust is it?", history)
+    assert "DyPE" in rewritten and rewritten.startswith("How robust is it?")
+    assert heuristic("Which paper studies zebra stripes?", history) == \
+        "Which paper studies zebra stripes?"
+    assert heuristic("How robust is it?", []) == "How robust is it?"
+
+
+def test_follow_up_retrieves_the_previous_paper(bundled_store):
+    settings = load_settings()
+    retriever = Retriever(store=bundled_store)
+    answerer = build_answerer(settings, embedder=bundled_store.embedder)
+    first = answer("Which paper watermarks LLM text for per-user attribution?",
+                   retriever=retriever, answerer=answerer)
+    follow = answer("How robust is it?", retriever=retriever, answerer=answerer,
+                    history=[(first.question, first.text)])
+    assert "IPMark" in follow.search_query
+    assert "IPMark" in follow.citations[0].paper.title
+
+
+def test_llm_rewrite_translates_and_resolves(bundled_store, wire):
+    wire.script("DyPE ultra-high-resolution image generation")  # the rewrite call
+    wire.script("DyPE extrapolates positions [1].")  # the answer
+    settings = load_settings(base_url=wire.base_url)
+    result = answer("DyPE 如何生成超高分辨率图像？", retriever=Retriever(store=bundled_store),
+                    answerer=build_answerer(settings, embedder=bundled_store.embedder))
+    assert result.search_query == "DyPE ultra-high-resolution image generation"
+    assert "DyPE" in result.citations[0].paper.title
+    rewrite_prompt = wire.chat_requests()[0]["messages"][0]["content"]
+    assert "English" in rewrite_prompt and "DyPE 如何" in rewrite_prompt
