@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON \
 	-DGGML_BMI2=ON -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF
 
-.PHONY: install dev run test lint test-llama bench clean
+.PHONY: install dev run test lint eval test-llama bench bench-scifact clean
 
 $(BIN)/assistant: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -26,6 +26,11 @@ lint: install
 
 test: install lint
 	$(BIN)/python -m pytest -q
+	$(MAKE) eval
+
+# the ICML 2026 Q&A suite, offline, gated by the suite's thresholds (fresh temp store)
+eval: install
+	$(BIN)/assistant eval evals/icml2026.yaml --store "$$(mktemp -d)/store"
 
 # the whole path against a real llama.cpp server with SmolLM2-135M (builds llama.cpp, ~4 min)
 test-llama: install
@@ -35,6 +40,14 @@ test-llama: install
 
 bench: install
 	$(BIN)/python bench/ask_latency.py
+
+# SciFact (train split) in the three modes; the first run embeds the corpus (~6 min)
+SCIFACT := ../shared/bench/scifact
+bench-scifact: install
+	for mode in lexical dense hybrid; do \
+	  $(BIN)/assistant eval retrieval --corpus $(SCIFACT)/corpus.jsonl \
+	    --queries $(SCIFACT)/queries_train.jsonl --qrels $(SCIFACT)/qrels_train_cited.tsv \
+	    --store bench/stores --mode $$mode --json; done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

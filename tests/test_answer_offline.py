@@ -70,3 +70,20 @@ def test_pick_prefers_result_sentences_for_result_questions(bundled_store, embed
                                                         retrieval.papers[:1])
     assert any(re.search(r"improv|achiev|outperform|state-of-the-art", s.text, re.I)
                for s in chosen[0])
+
+
+def test_a_question_naming_a_method_is_answered_with_its_code_link(bundled_store):
+    result = ask(bundled_store, "Where can I find the code of MaskAQ?")
+    assert not result.refused
+    assert "MaskAQ" in result.citations[0].paper.title
+    assert "github.com/hfutqian/MaskAQ" in result.references()
+
+
+def test_relevance_evidence_rises_with_a_named_method():
+    from assistant.relevance import evidence, names_in
+
+    assert names_in("Is Q2D2 better than FSQ?") == {"q2d2", "fsq"}
+    assert names_in("Which paper is about zebras?") == set()
+    plain, _ = evidence("code of MaskAQ", 0.3, "MaskAQ: masked attention", "")
+    named, _ = evidence("code of MaskAQ", 0.3, "MaskAQ: masked attention", "MaskAQ: masked")
+    assert named - plain == 3.0
