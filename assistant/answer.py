@@ -176,6 +176,10 @@ def build_answerer(settings: Settings, *, embedder: Embedder,
 
 REFUSAL = ("The indexed papers do not answer this: none of the {n} papers searched is about "
            "“{q}”. Try other words, or ingest a paper list that covers it.")
+CJK_OFFLINE = ("The indexed papers do not answer this in the offline mode: the built-in "
+               "answerer matches English abstracts, so a question in Chinese is found only by the "
+               "method names it contains. Ask in English, name the method, or configure an LLM "
+               "endpoint (OPENAI_BASE_URL) to translate the question.")
 _LLM_REFUSAL_MARKERS = ("do not answer", "does not answer", "don't answer", "cannot answer",
                         "no information", "not covered")
 
@@ -208,7 +212,10 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
              "filters": {k: v for k, v in asdict(filters).items() if v} if filters else {}}
     if not rel.relevant:
         n = retriever.store.paper_count() if retrieval.papers else 0
-        text = REFUSAL.format(n=n, q=question)
+        from assistant.rewrite import has_cjk
+
+        offline_cjk = answerer.backend == "extractive" and has_cjk(question)
+        text = CJK_OFFLINE if offline_cjk else REFUSAL.format(n=n, q=question)
         yield Delta(text)
         timings["total_ms"] = (time.perf_counter() - t0) * 1000
         yield Finished(Answer(question, text, answerer.backend, answerer.model, [],

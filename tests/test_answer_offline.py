@@ -87,3 +87,10 @@ def test_relevance_evidence_rises_with_a_named_method():
     plain, _ = evidence("code of MaskAQ", 0.3, "MaskAQ: masked attention", "")
     named, _ = evidence("code of MaskAQ", 0.3, "MaskAQ: masked attention", "MaskAQ: masked")
     assert named - plain == 3.0
+
+
+def test_chinese_questions_offline(bundled_store):
+    named = ask(bundled_store, "DyPE 是如何让扩散 Transformer 生成超高分辨率图像的？")
+    assert not named.refused and "DyPE" in named.citations[0].paper.title
+    unnamed = ask(bundled_store, "有没有关于大语言模型水印的论文？")
+    assert unnamed.refused and "do not answer" in unnamed.text and "OPENAI_BASE_URL" in unnamed.text
