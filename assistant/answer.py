@@ -109,8 +109,9 @@ class LLMAnswerer:
     """Numbered sources within a token budget, prompts from files, a streaming chat model."""
 
     def __init__(self, *, model: ChatModel, context_tokens: int = 3000,
-                 prompts_dir: Any = None) -> None:
+                 prompts_dir: Any = None, rerank: bool = False) -> None:
         self.chat = model
+        self.rerank_enabled = rerank
         self.backend = model.backend
         self.model = model.model
         self.context_tokens = context_tokens
@@ -151,6 +152,32 @@ class LLMAnswerer:
             yield delta
         self.usage = dict(self.chat.usage)
 
+    async def rerank(self, question: str, papers: list[RetrievedPaper]) -> list[RetrievedPaper]:
+        """Order papers by LLM relevance scores (PaperQA2-style). A reply that is not the asked
+        JSON leaves the retrieval order as it was (and is logged)."""
+        import json
+        import logging
+        import re
+
+        blocks = "\n\n".join(f"[{n}] {rp.paper.title}\n{tokens.truncate(rp.paper.abstract, 300)}"
+                              for n, rp in enumerate(papers, 1))
+        content = prompts.render("rerank", prompts_dir=self.prompts_dir, question=question,
+                                 sources=blocks)
+        raw = "".join([d async for d in self.chat.stream([{"role": "user", "content": content}])])
+        try:
+            scores = json.loads(re.sub(r"^```(?:json)?\s*|\s*```$", "", raw.strip()))["scores"]
+            values = [float(s) for s in scores]
+            if len(values) != len(papers):
+                raise ValueError("wrong length")
+        except (ValueError, KeyError, TypeError):
+            logging.getLogger(__name__).warning("rerank reply unusable: %r", raw[:120])
+            return papers
+        order = sorted(range(len(papers)), key=lambda i: (-values[i], i))
+        out = [papers[i] for i in order]
+        for rank, rp in enumerate(out, 1):
+            rp.rank = rank
+        return out
+
     async def rewrite(self, question: str, history: Sequence[Turn]) -> str:
         from assistant.rewrite import with_llm
 
@@ -171,7 +198,7 @@ def build_answerer(settings: Settings, *, embedder: Embedder,
                                 temperature=settings.temperature, max_tokens=settings.max_tokens,
                                 timeout=settings.timeout)
     return LLMAnswerer(model=model, context_tokens=settings.context_tokens,
-                       prompts_dir=settings.prompts_dir)
+                       prompts_dir=settings.prompts_dir, rerank=settings.rerank)
 
 
 REFUSAL = ("The indexed papers do not answer this: none of the {n} papers searched is about "
@@ -198,7 +225,10 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     if infer_filters:
         venues, years = retriever.facets()
         filters = query_filters.infer(question, venues=venues, years=years, explicit=filters)
-    retrieval = retriever.search(search_query, k=k, filters=filters)
+    from assistant.textutil import is_list_question
+
+    diversity = retriever.mmr_lambda if is_list_question(question) else None
+    retrieval = retriever.search(search_query, k=k, filters=filters, diversity=diversity)
     yield Retrieved(retrieval)
     timings = dict(retrieval.timings)
     rel = retrieval.relevance
@@ -221,6 +251,10 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
         yield Finished(Answer(question, text, answerer.backend, answerer.model, [],
                               retrieval.papers, True, {}, timings, [], rel.to_dict(), **extra))
         return
+    if isinstance(answerer, LLMAnswerer) and answerer.rerank_enabled and retrieval.papers:
+        t_r = time.perf_counter()
+        retrieval.papers = await answerer.rerank(question, retrieval.papers)
+        timings["rerank_ms"] = (time.perf_counter() - t_r) * 1000
     if answerer.backend == "extractive":
         keep = set(rel.relevant_ids)
         sources = [rp for rp in retrieval.papers if rp.paper.paper_id in keep]

@@ -154,6 +154,15 @@ class ChunkIndex:
             m &= np.isin(self._papers, list(paper_ids))
         return m
 
+    def vectors_of(self, chunk_ids: list[str]) -> Any:
+        """The stored vectors of these chunks (rows in the given order)."""
+        self.load()
+        if self._vectors is None:
+            return None
+        if not hasattr(self, "_row"):
+            self._row = {cid: i for i, cid in enumerate(self._meta["ids"])}
+        return self._vectors[[self._row[c] for c in chunk_ids]]
+
     @property
     def has_vectors(self) -> bool:
         self.load()

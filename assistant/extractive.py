@@ -14,14 +14,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from assistant.relevance import RELATIVE_KEEP, coverage
-from assistant.textutil import clean_markup, split_sentences
+from assistant.textutil import clean_markup, is_list_question, split_sentences
 
 if TYPE_CHECKING:
     from assistant.embeddings import Embedder
     from assistant.retrieval import RetrievedPaper
 
-_PLURAL = re.compile(r"\b(?:papers|works|approaches|methods|studies|articles|ones)\b|"
-                     r"\b(?:list|compare|which of|any)\b", re.IGNORECASE)
 _RESULT_Q = re.compile(r"\b(?:find|found|finding|result|achiev\w*|improv\w*|outperform\w*|"
                        r"show\w*|accura\w*|how (?:much|many|well|robust|good|fast)|perform\w*|"
                        r"gain\w*|conclu\w*|effect\w*|better|score|regret|bound|speed\w*)\b",
@@ -110,7 +108,7 @@ class ExtractiveAnswerer:
         papers = list(papers)[: self.max_papers]
         if not papers:
             return "The indexed papers do not answer this question."
-        plural = bool(_PLURAL.search(question)) and len(papers) > 1
+        plural = is_list_question(question) and len(papers) > 1
         if not plural:  # the best-supported paper leads a singular answer
             papers.sort(key=lambda rp: -rp.evidence)
         chosen = self.pick(question, papers, plural=plural)

@@ -10,6 +10,7 @@ Parameters live in settings; the defaults were fitted on SciFact's train split
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 
 def rrf(rankings: Sequence[Sequence[str]], weights: Sequence[float], *, k: float = 60.0
@@ -35,6 +36,30 @@ def convex(score_maps: Sequence[dict[str, float]], weights: Sequence[float]) -> 
         for pid, s in _minmax(scores).items():
             fused[pid] = fused.get(pid, 0.0) + w * s
     return fused
+
+
+def mmr(order: Sequence[tuple[str, float]], vectors: Any, *, lam: float, k: int
+        ) -> list[tuple[str, float]]:
+    """Maximal marginal relevance: trade the fused score against similarity to papers already
+    picked. ``vectors`` has one L2-normalised row per entry of ``order``."""
+    import numpy as np
+
+    if not order:
+        return []
+    scores = np.array([s for _, s in order], dtype=np.float32)
+    span = float(scores.max() - scores.min()) or 1.0
+    rel = (scores - scores.min()) / span
+    sims = vectors @ vectors.T
+    picked: list[int] = []
+    left = list(range(len(order)))
+    while left and len(picked) < k:
+        redundancy = (sims[np.ix_(left, picked)].max(axis=1) if picked
+                      else np.zeros(len(left)))
+        value = lam * rel[left] - (1 - lam) * redundancy
+        best = left[int(np.argmax(value))]
+        picked.append(best)
+        left.remove(best)
+    return [order[i] for i in picked]
 
 
 def ranked(fused: dict[str, float]) -> list[tuple[str, float]]:

@@ -107,7 +107,8 @@ class FusionParams:
 class Retriever:
     def __init__(self, *, store: PaperStore, candidates: int = 200, mode: Mode = "hybrid",
                  params: FusionParams | None = None, bm25_k1: float = 0.9,
-                 bm25_b: float = 0.4) -> None:
+                 bm25_b: float = 0.4, mmr_lambda: float = 0.7) -> None:
+        self.mmr_lambda = mmr_lambda
         self.store = store
         self.candidates = candidates
         self.mode = mode
@@ -121,7 +122,8 @@ class Retriever:
         return cls(store=store, candidates=settings.candidates, mode=settings.retrieval_mode,
                    params=FusionParams(settings.fusion, settings.w_dense, settings.w_lexical,
                                        settings.rrf_k),
-                   bm25_k1=settings.bm25_k1, bm25_b=settings.bm25_b)
+                   bm25_k1=settings.bm25_k1, bm25_b=settings.bm25_b,
+                   mmr_lambda=settings.mmr_lambda)
 
     def lexical(self) -> Any:
         from assistant.chunk_index import ensure_index
@@ -172,14 +174,27 @@ class Retriever:
             timings["lexical_ms"] = (time.perf_counter() - t2) * 1000
         return self._fuse(sides.dense, sides.lexical, mode), sides
 
+    def _diversify(self, order: list[tuple[str, float]], sides: Sides, k: int, lam: float
+                   ) -> list[tuple[str, float]]:
+        head = order[: k * 3]
+        best_chunk = [(sides.dense.get(p) or sides.lexical.get(p) or (0.0, [""]))[1][0]
+                      for p, _ in head]
+        vectors = self.lexical().vectors_of(best_chunk) if all(best_chunk) else None
+        if vectors is None:
+            return order
+        return fusion.mmr(head, vectors, lam=lam, k=k) + order[k * 3:]
+
     def search(self, query: str, *, k: int = 10, filters: Filters | None = None,
-               mode: Mode | None = None) -> Retrieval:
+               mode: Mode | None = None, diversity: float | None = None) -> Retrieval:
+        """Top-k papers. ``diversity`` (MMR lambda, e.g. 0.7) spreads a list over topics."""
         import numpy as np
 
         filters = filters or Filters()
         timings: dict[str, float] = {}
         t0 = time.perf_counter()
         order, sides = self.rank(query, filters=filters, mode=mode, timings=timings)
+        if diversity is not None and 0 < diversity < 1 and len(order) > 2:
+            order = self._diversify(order, sides, k, diversity)
         dense, lexical = sides.dense, sides.lexical
         t3 = time.perf_counter()
         head = [pid for pid, _ in order[: k * 3 if filters.author else k + 2]]

@@ -102,6 +102,8 @@ class Settings(BaseSettings):
     timeout: float = Field(60.0, gt=0, description="Seconds before an LLM request fails.")
     context_tokens: int = Field(3000, ge=200, description="Token budget for the numbered sources.")
     prompts_dir: Path | None = Field(None, description="Folder of your own prompt templates.")
+    rerank: bool = Field(False, description="Let the LLM re-order the retrieved papers before "
+                         "answering (one extra call; off until measured on a real model).")
 
     # -- retrieval -------------------------------------------------------------------------
     k: int = Field(6, ge=1, le=50, description="Papers given to the answerer.")
@@ -114,6 +116,8 @@ class Settings(BaseSettings):
     w_lexical: float = Field(1.0, ge=0, description="Fusion weight of the BM25 side.")
     rrf_k: float = Field(60.0, gt=0, description="RRF rank constant.")
     # fitted on SciFact train (bench/tune_fusion.py): score fusion, equal weights, k1 0.9, b 0.4
+    mmr_lambda: float = Field(
+        0.7, ge=0, le=1, description="Diversity (MMR) for 'which papers' questions; 1 = off.")
     bm25_k1: float = Field(0.9, gt=0, description="BM25 k1.")
     bm25_b: float = Field(0.4, ge=0, le=1, description="BM25 b.")
 

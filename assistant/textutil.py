@@ -68,3 +68,12 @@ def clean_markup(text: str) -> str:
     text = re.sub(r"\*\*([^*]+)\*\*", r"\1", text)
     text = re.sub(r"(?<![\w*])\*([^*\s][^*]*?)\*(?![\w*])", r"\1", text)
     return text
+
+
+_LIST_Q = re.compile(r"\b(?:papers|works|approaches|methods|studies|articles)\b|"
+                     r"\b(?:list|compare|which of|any)\b", re.IGNORECASE)
+
+
+def is_list_question(question: str) -> bool:
+    """'Which papers ...', 'list ...', 'compare ...': the answer names several papers."""
+    return bool(_LIST_Q.search(question))

@@ -132,3 +132,26 @@ def test_llm_rewrite_translates_and_resolves(bundled_store, wire):
     assert "DyPE" in result.citations[0].paper.title
     rewrite_prompt = wire.chat_requests()[0]["messages"][0]["content"]
     assert "English" in rewrite_prompt and "DyPE 如何" in rewrite_prompt
+
+
+def test_mmr_spreads_a_list_over_topics():
+    import numpy as np
+
+    from assistant.fusion import mmr
+
+    order = [("a", 1.0), ("a2", 0.99), ("b", 0.8)]
+    vectors = np.array([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0]], dtype=np.float32)
+    assert [p for p, _ in mmr(order, vectors, lam=1.0, k=3)] == ["a", "a2", "b"]
+    assert [p for p, _ in mmr(order, vectors, lam=0.3, k=2)] == ["a", "b"]
+
+
+def test_list_questions_are_diversified(small_store):
+    twin = paper("p2b", "Sparse attention for long documents, again",
+                 "A sparse attention transformer reads very long documents efficiently.")
+    small_store.ingest([*CORPUS, twin], source="small")
+    retriever = Retriever(store=small_store)
+    plain = [rp.paper.paper_id for rp in retriever.search("sparse attention", k=2).papers]
+    diverse = [rp.paper.paper_id for rp in retriever.search("sparse attention", k=2,
+                                                            diversity=0.3).papers]
+    assert set(plain) == {"p2", "p2b"}
+    assert diverse[0] == plain[0] and diverse[1] not in {"p2", "p2b"}

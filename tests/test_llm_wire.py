@@ -103,3 +103,19 @@ def test_queue_model_records_what_it_was_sent(bundled_store):
                     answerer=LLMAnswerer(model=model))
     assert result.text == "DyPE [1]." and len(model.calls) == 1
     assert model.calls[0][1]["content"].count("\n[") >= 3
+
+
+def test_llm_rerank_reorders_sources(bundled_store, wire):
+    settings = load_settings(base_url=wire.base_url, rerank=True, k=3)
+    answerer = build_answerer(settings, embedder=bundled_store.embedder)
+    wire.script('{"scores": [1, 2, 9]}').script("The third one [1].")
+    retriever = Retriever(store=bundled_store)
+    before = [rp.paper.paper_id for rp in retriever.search(QUESTION, k=3).papers]
+    result = answer(QUESTION, retriever=retriever, answerer=answerer, k=3)
+    assert [rp.paper.paper_id for rp in result.papers] == [before[2], before[1], before[0]]
+    assert result.citations[0].paper.paper_id == before[2]
+    assert "rerank_ms" in result.timings
+    # an unusable reply keeps the retrieval order
+    wire.script("no json here").script("First [1].")
+    again = answer(QUESTION, retriever=retriever, answerer=answerer, k=3)
+    assert [rp.paper.paper_id for rp in again.papers] == before
