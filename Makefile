@@ -15,10 +15,9 @@ $(BIN)/assistant: pyproject.toml
 
 install dev: $(BIN)/assistant
 
-# the main job: ingest the bundled ICML 2026 list (a no-op when unchanged), then answer
+# the main job: ingest the bundled ICML 2026 list (a no-op when unchanged), then chat over it
 run: install
-	$(BIN)/assistant ingest
-	$(BIN)/assistant ask "Which paper generates ultra-high-resolution images with diffusion transformers?"
+	$(BIN)/assistant ingest && $(BIN)/assistant chat
 
 lint: install
 	$(BIN)/ruff check assistant tests bench
@@ -40,6 +39,7 @@ test-llama: install
 
 bench: install
 	$(BIN)/python bench/ask_latency.py
+	$(BIN)/python bench/tui_first_paint.py
 
 # SciFact (train split) in the three modes; the first run embeds the corpus (~6 min)
 SCIFACT := ../shared/bench/scifact

@@ -7,12 +7,101 @@ Kept apart from cli.py so the TUI work can grow here. Textual is imported only i
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {}
+from assistant.errors import InputError
 
 
 def add_commands(sub: Any, *, common: Callable[[argparse.ArgumentParser], None]) -> None:
     """Register the chat-side subcommands on the main parser's subparsers."""
-    return None
+    p = sub.add_parser("chat", help="the chat TUI (ingests the bundled list first if empty)")
+    p.add_argument("--backend", choices=["auto", "llm", "extractive"])
+    p.add_argument("--model", help="chat model name (ASSISTANT_MODEL)")
+    p.add_argument("--resume", type=int, metavar="ID", help="reopen a saved conversation")
+    common(p)
+
+    h = sub.add_parser("history", help="saved conversations: list, show, export, delete")
+    hs = h.add_subparsers(dest="history_command", parser_class=type(h), metavar="ACTION")
+    hs.required = True
+    q = hs.add_parser("list", help="conversations, most recent first")
+    q.add_argument("--search", metavar="TEXT", help="only those whose text holds every word")
+    q.add_argument("--limit", type=int, default=50)
+    q.add_argument("--json", action="store_true")
+    q = hs.add_parser("show", help="one conversation as Markdown")
+    q.add_argument("id", type=int, metavar="ID")
+    q = hs.add_parser("export", help="one conversation as Markdown, JSON or BibTeX")
+    q.add_argument("id", type=int, metavar="ID")
+    q.add_argument("--format", choices=["md", "json", "bib"], default="md")
+    q.add_argument("--output", "-o", type=Path, metavar="FILE", help="write here, not stdout")
+    q = hs.add_parser("delete", help="delete one conversation")
+    q.add_argument("id", type=int, metavar="ID")
+
+
+def _settings(args: argparse.Namespace, **extra: Any) -> Any:
+    from assistant.settings import load_settings
+
+    return load_settings(store=getattr(args, "store", None),
+                         collection=getattr(args, "collection", None),
+                         chroma_url=getattr(args, "chroma_url", None), **extra)
+
+
+def cmd_chat(args: argparse.Namespace) -> int:
+    settings = _settings(args, backend=args.backend, model=args.model)
+    from assistant.tui.app import AssistantApp
+
+    app = AssistantApp(settings, resume=args.resume)
+    app.run()
+    return int(app.return_code or 0)
+
+
+def _history(args: argparse.Namespace) -> Any:
+    from assistant.history import History
+
+    return History(_settings(args).history)
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    history = _history(args)
+    action = args.history_command
+    if action == "list":
+        convs = history.search(args.search or "", limit=args.limit)
+        if args.json:
+            rows = [{"id": c.id, "title": c.title, "collection": c.collection,
+                     "turns": c.n_turns, "updated": c.updated} for c in convs]
+            sys.stdout.write(json.dumps(rows, ensure_ascii=False, indent=2) + "\n")
+            return 0
+        for c in convs:
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(c.updated))
+            print(f"{c.id:>5}  {when}  {c.n_turns:>3} turns  {c.title}")
+        if not convs:
+            print("no saved conversations" + (f" matching {args.search!r}" if args.search
+                                               else ": start one with `assistant chat`"),
+                  file=sys.stderr)
+        return 0
+    if action == "delete":
+        history.delete(args.id)
+        print(f"deleted conversation {args.id}", file=sys.stderr)
+        return 0
+    from assistant.export import export
+
+    conv = history.get(args.id)
+    text = export(conv, "md" if action == "show" else args.format)
+    output = getattr(args, "output", None)
+    if output is None:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        return 0
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot write {output}: {exc.strerror or exc}") from None
+    print(f"wrote {output}", file=sys.stderr)
+    return 0
+
+
+COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "chat": cmd_chat, "history": cmd_history}

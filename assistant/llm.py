@@ -81,6 +81,12 @@ class OpenAIChatModel:
                             f"{str(exc)[:160]}")
         return LLMError(f"the LLM call failed: {type(exc).__name__}: {str(exc)[:160]}")
 
+    async def aclose(self) -> None:
+        """Close the HTTP client (the TUI calls this on exit)."""
+        close = getattr(self._client, "close", None)
+        if close is not None:
+            await close()
+
     async def stream(self, messages: Sequence[Message]) -> AsyncIterator[str]:
         import openai
 

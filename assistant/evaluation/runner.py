@@ -202,6 +202,10 @@ def write_reports(result: dict[str, Any], runs_dir: Path, baseline: dict[str, An
                   ) -> Path:
     stamp = time.strftime("%Y%m%d-%H%M%S")
     out = runs_dir / f"{stamp}-{result['suite']}-{result['backend']}"
+    n = 1
+    while out.exists():  # two runs in one second each keep their own report
+        n += 1
+        out = runs_dir / f"{stamp}-{result['suite']}-{result['backend']}-{n}"
     out.mkdir(parents=True, exist_ok=True)
     (out / "report.json").write_text(dumps(result))
     (out / "report.md").write_text(markdown(result, baseline))

@@ -1,0 +1,121 @@
+"""A saved conversation (or one answer) as Markdown, JSON or BibTeX.
+
+Markdown keeps each answer with its own reference list; JSON is the Answer's ``to_dict`` per
+turn; BibTeX holds every paper the conversation cited, once, in order of first citation.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from typing import TYPE_CHECKING, Any
+
+from assistant.errors import InputError
+
+if TYPE_CHECKING:
+    from assistant.answer import Answer
+    from assistant.history import Conversation
+    from assistant.paper import Paper
+
+FORMATS = ("md", "json", "bib")
+
+
+def describe_backend(backend: str, model: str) -> str:
+    """How an answer was made, in words a reader understands."""
+    return "offline extractive" if backend == "extractive" else f"LLM {model}"
+
+
+def _when(ts: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(ts)) if ts else ""
+
+
+def answer_markdown(answer: Answer, *, heading: str = "") -> str:
+    """One answer with its references: what copy and save put on the clipboard or disk."""
+    lines = [heading or f"**Q:** {answer.question}", "", answer.text.strip() or "_(no text)_", ""]
+    note = f"_answered by {describe_backend(answer.backend, answer.model)}_"
+    if answer.cut:
+        note += " · _cut short: stopped before the answer finished_"
+    lines += [note, ""]
+    if answer.citations:
+        lines += ["**References**", ""]
+        lines += [f"- [{c.n}] {c.paper.reference()}" for c in answer.citations]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def to_markdown(conv: Conversation) -> str:
+    head = [f"# {conv.title}", "",
+            f"_Conversation {conv.id} · collection {conv.collection or '?'} · "
+            f"{_when(conv.created)}_", ""]
+    body = [answer_markdown(t.answer, heading=f"## {n}. {t.answer.question}")
+            for n, t in enumerate(conv.turns, 1)]
+    return "\n".join(head) + "\n" + "\n---\n\n".join(body)
+
+
+def to_json(conv: Conversation) -> str:
+    turns: list[dict[str, Any]] = []
+    for t in conv.turns:
+        turns.append({**t.answer.to_dict(), "cut": t.answer.cut, "filters": t.filters,
+                      "created": _when(t.created)})
+    doc = {"id": conv.id, "title": conv.title, "collection": conv.collection,
+           "created": _when(conv.created), "updated": _when(conv.updated), "turns": turns}
+    return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+
+
+_TEX = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "&": r"\&", "%": r"\%", "$": r"\$",
+        "#": r"\#", "_": r"\_", "^": r"\^{}", "~": r"\~{}"}
+
+
+def _tex(text: str) -> str:
+    return "".join(_TEX.get(ch, ch) for ch in text)
+
+
+def bib_key(paper: Paper, taken: set[str]) -> str:
+    if paper.authors:
+        surname = re.sub(r"[^A-Za-z]", "", paper.authors[0].split()[-1]).lower() or "anon"
+        word = next((w.lower() for w in re.findall(r"[A-Za-z]{4,}", paper.title)), "paper")
+        key = f"{surname}{paper.year or ''}{word}"
+    else:
+        key = re.sub(r"[^A-Za-z0-9:_-]", "_", paper.paper_id) or "paper"
+    base, n = key, 1
+    while key in taken:
+        n += 1
+        key = f"{base}{chr(ord('a') + n - 2)}" if n <= 27 else f"{base}_{n}"
+    taken.add(key)
+    return key
+
+
+def bibtex_entry(paper: Paper, key: str) -> str:
+    fields = [("title", "{" + _tex(paper.title) + "}")]
+    if paper.authors:
+        fields.append(("author", " and ".join(_tex(a) for a in paper.authors)))
+    if paper.venue_year:
+        fields.append(("booktitle", _tex(paper.venue_year)))
+    if paper.year:
+        fields.append(("year", str(paper.year)))
+    if paper.url:
+        fields.append(("url", paper.url))
+    if paper.code_url and paper.code_url != paper.url:
+        fields.append(("note", "Code: \\url{" + paper.code_url + "}"))
+    body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
+    return f"@inproceedings{{{key},\n{body},\n}}\n"
+
+
+def to_bibtex(conv: Conversation) -> str:
+    seen: dict[str, Paper] = {}
+    for t in conv.turns:
+        for c in t.answer.citations:
+            seen.setdefault(c.paper.paper_id, c.paper)
+    taken: set[str] = set()
+    return "\n".join(bibtex_entry(p, bib_key(p, taken)) for p in seen.values())
+
+
+def export(conv: Conversation, fmt: str = "md") -> str:
+    if fmt == "md":
+        return to_markdown(conv)
+    if fmt == "json":
+        return to_json(conv)
+    if fmt == "bib":
+        return to_bibtex(conv)
+    raise InputError(f"unknown export format {fmt!r}: use one of {', '.join(FORMATS)}")

@@ -1,0 +1,95 @@
+"""Which sentences of an abstract an answer relied on (plain Python, no Textual).
+
+An answer's text is split into claims at its citation groups: the words before ``[2]`` (back to
+the previous citation) are what source 2 is cited for. Each claim citing a paper is matched to
+the abstract sentence that shares most content words with it; the extractive answerer quotes
+its sentences, so its matches are exact. A paper the answer does not cite (or whose claims
+match nothing) gets the sentences the extractive answerer would pick for the question.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from assistant.citations import parse_group
+from assistant.textutil import clean_markup, content_words, split_sentences
+
+if TYPE_CHECKING:
+    from assistant.answer import Answer
+    from assistant.embeddings import Embedder
+    from assistant.paper import Paper
+
+_CITE = re.compile(r"\[\s*(\d{1,3}(?:\s*(?:[,;]|[-–—]|and)\s*\d{1,3})*)\s*\]")
+MIN_SHARED = 2
+MIN_COSINE = 0.2
+
+
+@dataclass
+class Evidence:
+    sentences: list[str]  # the abstract, as sentences (what the modal shows)
+    highlighted: list[int]  # indexes into sentences
+    kind: str  # "cited": the answer's claims; "closest": best for the question; "none"
+
+
+def abstract_sentences(paper: Paper) -> list[str]:
+    return split_sentences(clean_markup(paper.abstract))
+
+
+def claims(text: str) -> list[tuple[str, list[int]]]:
+    """(claim text, cited numbers) for every citation group in ``text``."""
+    out: list[tuple[str, list[int]]] = []
+    start = 0
+    for m in _CITE.finditer(text):
+        claim = text[start:m.start()].strip(" .;:,\n")
+        out.append((claim, parse_group(m.group(1))))
+        start = m.end()
+    return out
+
+
+def _words(text: str) -> set[str]:
+    return {w.rstrip("s") for w in content_words(clean_markup(text)) if len(w) > 2}
+
+
+def best_match(claim: str, sentences: list[str]) -> int | None:
+    want = _words(claim)
+    if not want:
+        return None
+    best, best_score = None, 0.0
+    for i, s in enumerate(sentences):
+        have = _words(s)
+        shared = len(want & have)
+        if shared < MIN_SHARED:
+            continue
+        score = shared / math.sqrt(len(want) * len(have))
+        if score > best_score:
+            best, best_score = i, score
+    return best if best_score >= MIN_COSINE else None
+
+
+def relied_on(answer: Answer | None, paper: Paper, *, embedder: Embedder | None = None
+              ) -> Evidence:
+    sentences = abstract_sentences(paper)
+    if answer is not None:
+        numbers = {c.n for c in answer.citations if c.paper.paper_id == paper.paper_id}
+        picked: set[int] = set()
+        for claim, cited in claims(answer.text):
+            if numbers & set(cited):
+                i = best_match(claim, sentences)
+                if i is not None:
+                    picked.add(i)
+        if picked:
+            return Evidence(sentences, sorted(picked), "cited")
+    if embedder is not None and answer is not None and sentences:
+        from assistant.extractive import ExtractiveAnswerer
+        from assistant.retrieval import RetrievedPaper
+
+        chosen = ExtractiveAnswerer(embedder=embedder, max_sentences=2).pick(
+            answer.question, [RetrievedPaper(paper, 0.0, 1)])[0]
+        index = {s: i for i, s in enumerate(sentences)}
+        marks = sorted(index[c.text] for c in chosen if c.text in index)
+        if marks:
+            return Evidence(sentences, marks, "closest")
+    return Evidence(sentences, [], "none")

@@ -1,0 +1,1 @@
+"""The chat TUI's screens: chat, papers, conversations, abstract, help."""

@@ -1,0 +1,176 @@
+"""What the chat needs from the core, in plain Python (no Textual).
+
+``open()`` does the slow part (imports Chroma and onnxruntime, opens the store, ingests the
+bundled ICML 2026 list when the collection is empty, warms the embedder and tokenizer) and is
+meant to run off the UI thread after the first paint. ``ask()`` is ``answer.astream`` with
+the session's parts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from assistant.export import describe_backend
+
+if TYPE_CHECKING:
+    from assistant.answer import Answer, Answerer, Event
+    from assistant.embeddings import Embedder
+    from assistant.llm import ChatModel
+    from assistant.paper import Paper
+    from assistant.retrieval import Filters, Retriever
+    from assistant.settings import Settings
+    from assistant.store import PaperStore
+    from assistant.tui.evidence import Evidence
+
+log = logging.getLogger(__name__)
+Phase = Callable[[str], None]
+Progress = Callable[[int, int], None]
+
+
+class NotReady(RuntimeError):
+    """The store is not open yet (``open()`` has not finished)."""
+
+
+class ChatSession:
+    def __init__(self, settings: Settings, *, embedder: Embedder | None = None,
+                 model: ChatModel | None = None) -> None:
+        self.settings = settings
+        self._embedder = embedder
+        self._model = model  # a chat model passed in (tests pass a QueueModel)
+        self.store: PaperStore | None = None
+        self.retriever: Retriever | None = None
+        self.answerer: Answerer | None = None
+        self.paper_count = 0
+        self.ingested = False
+
+    # -- what the status line says -------------------------------------------------------
+    @property
+    def backend(self) -> str:
+        if self.answerer is not None:
+            return self.answerer.backend
+        if self.settings.backend == "extractive":
+            return "extractive"
+        return "llm" if self._model is not None or self.settings.uses_llm else "extractive"
+
+    @property
+    def model(self) -> str:
+        if self.answerer is not None:
+            return self.answerer.model
+        if self.backend == "extractive":
+            return "extractive-v1"
+        return self._model.model if self._model is not None else self.settings.model
+
+    @property
+    def backend_label(self) -> str:
+        return describe_backend(self.backend, self.model)
+
+    @property
+    def collection(self) -> str:
+        return self.settings.collection
+
+    # -- the slow part -------------------------------------------------------------------
+    def open(self, *, on_phase: Phase | None = None, on_progress: Progress | None = None) -> int:
+        """Open (or first fill) the store and build the answerer; returns the paper count."""
+        phase = on_phase or (lambda text: None)
+        phase("loading the embedding model")
+        from assistant.embeddings import make_embedder
+
+        embedder = self._embedder or make_embedder(self.settings)
+        embedder.preload()
+        phase("opening the store")
+        from assistant.store import PaperStore
+
+        store = PaperStore.from_settings(self.settings, embedder=embedder)
+        if not store.exists() or store.paper_count() == 0:
+            from assistant.cli import BUNDLED_SOURCE
+            from assistant.corpus import bundled_papers
+
+            papers = bundled_papers()
+            phase(f"first run: ingesting the bundled ICML 2026 list ({len(papers)} papers)")
+            store = PaperStore.from_settings(self.settings, embedder=embedder, create=True)
+            store.ingest(papers, source=BUNDLED_SOURCE, progress=on_progress)
+            self.ingested = True
+        self.paper_count = store.paper_count()
+        from assistant.retrieval import Retriever
+
+        self.store = store
+        from_settings = getattr(Retriever, "from_settings", None)  # hybrid retrieval, if any
+        self.retriever = (from_settings(self.settings, store=store) if from_settings else
+                          Retriever(store=store, candidates=self.settings.candidates))
+        self._build_answerer()
+        phase("warming up")
+        from assistant import tokens
+
+        tokens.encoding()
+        embedder.embed_query("warm up")
+        return self.paper_count
+
+    def _build_answerer(self) -> None:
+        from assistant.answer import build_answerer
+
+        assert self.store is not None
+        old = self.answerer
+        if old is not None and getattr(old, "chat", None) is not self._model:
+            asyncio.get_running_loop().create_task(self._close(old))
+        offline = self.settings.backend == "extractive"
+        self.answerer = build_answerer(self.settings, embedder=self.store.embedder,
+                                       model=None if offline else self._model)
+
+    @staticmethod
+    async def _close(answerer: Any) -> None:
+        """Close an LLM answerer's HTTP client on the loop that opened it (else, at garbage
+        collection, httpx tries to close it on whatever loop runs then)."""
+        close = getattr(getattr(answerer, "chat", None), "aclose", None)
+        if close is not None:
+            with contextlib.suppress(Exception):
+                await close()
+
+    async def aclose(self) -> None:
+        if self.answerer is not None and getattr(self.answerer, "chat", None) is not self._model:
+            await self._close(self.answerer)
+
+    @property
+    def ready(self) -> bool:
+        return self.answerer is not None
+
+    def _require(self) -> tuple[Retriever, Answerer]:
+        if self.retriever is None or self.answerer is None:
+            raise NotReady("the store is still opening")
+        return self.retriever, self.answerer
+
+    # -- per question ----------------------------------------------------------------------
+    def ask(self, question: str, *, filters: Filters | None = None,
+            history: Sequence[tuple[str, str]] = ()) -> AsyncIterator[Event]:
+        from assistant.answer import astream
+
+        retriever, answerer = self._require()
+        return astream(question, retriever=retriever, answerer=answerer, k=self.settings.k,
+                       filters=filters, history=history)
+
+    def papers(self) -> list[Paper]:
+        if self.store is None:
+            raise NotReady("the store is still opening")
+        return self.store.papers()
+
+    def set_model(self, name: str) -> str:
+        """Switch the chat model (``offline`` for the extractive answerer); returns the label."""
+        if name.lower() in ("offline", "extractive"):
+            self.settings = self.settings.model_copy(update={"backend": "extractive"})
+        else:
+            self.settings = self.settings.model_copy(update={"model": name, "backend": "llm"})
+            if self._model is not None:
+                self._model.model = name
+        if self.store is not None:
+            self._build_answerer()
+        return self.backend_label
+
+    def relied_on(self, answer: Answer | None, paper: Paper) -> Evidence:
+        """The abstract sentences ``answer`` relied on for ``paper`` (see evidence.py)."""
+        from assistant.tui.evidence import relied_on
+
+        embedder = self.store.embedder if self.store is not None else None
+        return relied_on(answer, paper, embedder=embedder)

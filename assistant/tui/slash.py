@@ -1,0 +1,118 @@
+"""Slash commands typed into the chat input, and the question's scope (plain Python).
+
+    /help  /new  /papers  /history  /export [md|json|bib] [FILE]  /model [NAME|offline]
+    /filter venue=ICML year=2026 author=NAME paper=ID   /filter off   /copy  /save
+"""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import asdict, dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from assistant.errors import InputError
+
+if TYPE_CHECKING:
+    from assistant.paper import Paper
+    from assistant.retrieval import Filters
+
+COMMANDS: dict[str, str] = {
+    "/help": "every key and command",
+    "/new": "start a new conversation",
+    "/papers": "browse every paper in the store",
+    "/history": "saved conversations: resume, search, delete",
+    "/export": "/export [md|json|bib] [FILE]: save this conversation to a file",
+    "/model": "/model [NAME|offline]: show or switch the chat model",
+    "/filter": "/filter venue=V year=Y author=A paper=ID, or /filter off",
+    "/copy": "copy the selected answer with its references",
+    "/save": "save the selected answer with its references to a file",
+}
+
+
+@dataclass
+class Slash:
+    name: str
+    args: list[str] = field(default_factory=list)
+
+
+def parse(text: str) -> Slash | None:
+    """A slash command, or None when ``text`` is a question."""
+    text = text.strip()
+    if not text.startswith("/") or text.startswith("//"):
+        return None
+    try:
+        words = shlex.split(text)
+    except ValueError:
+        words = text.split()
+    name = words[0].lower()
+    if name not in COMMANDS:
+        raise InputError(f"unknown command {words[0]}: try {', '.join(COMMANDS)}")
+    return Slash(name, words[1:])
+
+
+@dataclass(frozen=True)
+class Scope:
+    """What the next question is limited to; empty means the whole store."""
+
+    venue: str | None = None
+    year: int | None = None
+    author: str | None = None
+    paper_id: str | None = None
+    paper_title: str | None = None
+
+    @property
+    def empty(self) -> bool:
+        return not (self.venue or self.year or self.author or self.paper_id)
+
+    def filters(self) -> Filters:
+        from assistant.retrieval import Filters
+
+        return Filters(venue=self.venue, year=self.year, author=self.author,
+                       paper_ids=[self.paper_id] if self.paper_id else None)
+
+    def label(self) -> str:
+        bits = []
+        if self.paper_id:
+            title = self.paper_title or self.paper_id
+            bits.append(f"paper “{title if len(title) <= 48 else title[:47] + '…'}”")
+        if self.venue:
+            bits.append(f"venue {self.venue}")
+        if self.year:
+            bits.append(f"year {self.year}")
+        if self.author:
+            bits.append(f"author {self.author}")
+        return " · ".join(bits)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: v for k, v in asdict(self).items() if v}
+
+    @classmethod
+    def of_paper(cls, paper: Paper) -> Scope:
+        return cls(paper_id=paper.paper_id, paper_title=paper.title)
+
+
+def parse_filter(args: list[str], current: Scope) -> Scope:
+    """``/filter`` arguments on top of the current scope; ``off`` clears it."""
+    if not args:
+        return current
+    if args[0].lower() in ("off", "clear", "none", "all"):
+        return Scope()
+    scope = current
+    for arg in args:
+        key, sep, value = arg.partition("=")
+        key = key.lower()
+        if not sep or key not in ("venue", "year", "author", "paper"):
+            raise InputError(f"cannot read {arg!r}: use venue=V, year=Y, author=A, paper=ID "
+                             "or off")
+        given = value.strip() or None  # key= clears that one
+        if key == "year":
+            if given is not None and not given.isdigit():
+                raise InputError(f"year must be a number, not {given!r}")
+            scope = replace(scope, year=int(given) if given else None)
+        elif key == "paper":
+            scope = replace(scope, paper_id=given, paper_title=None)
+        elif key == "venue":
+            scope = replace(scope, venue=given)
+        else:
+            scope = replace(scope, author=given)
+    return scope

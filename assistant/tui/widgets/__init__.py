@@ -1,0 +1,1 @@
+"""The chat TUI's widgets, one per module."""

@@ -1,0 +1,105 @@
+"""One question and its answer: streamed Markdown, the reference list, how it was made."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.content import Content
+from textual.message import Message
+from textual.widgets import Markdown, Static
+
+from assistant.export import describe_backend
+
+if TYPE_CHECKING:
+    from assistant.answer import Answer
+    from assistant.retrieval import RetrievedPaper
+
+
+class AnswerView(Vertical, can_focus=True):
+    """States: waiting -> streaming -> done | cut | refused (a failed one is removed)."""
+
+    @dataclass
+    class Selected(Message):
+        """The user focused this answer: the sources pane follows it."""
+
+        view: AnswerView
+
+    def __init__(self, question: str, *, scope: str = "", answer: Answer | None = None,
+                 id: str | None = None) -> None:
+        super().__init__(id=id, classes="answer")
+        self.question = question
+        self.scope = scope
+        self.answer = answer
+        self.retrieved: list[RetrievedPaper] = list(answer.papers) if answer else []
+        self.number = 0
+
+    def compose(self) -> ComposeResult:
+        head = Content.assemble(("❯ ", "bold $accent"), (self.question, "bold"))
+        if self.scope:
+            head = head + Content.styled(f"   ⌕ {self.scope}", "$text-muted")
+        yield Static(head, classes="question")
+        yield Markdown(self.answer.text if self.answer else "", classes="body")
+        yield Static("", classes="references")
+        yield Static(Content.styled("retrieving…", "$text-muted"), classes="meta")
+
+    def on_mount(self) -> None:
+        if self.answer is not None:
+            self._show_done(self.answer)
+
+    @property
+    def body(self) -> Markdown:
+        return self.query_one(".body", Markdown)
+
+    def on_focus(self) -> None:
+        self.post_message(self.Selected(self))
+
+    # -- state changes -------------------------------------------------------------------
+    def set_retrieved(self, papers: list[RetrievedPaper]) -> None:
+        self.retrieved = list(papers)
+        self.add_class("-streaming")
+        self._meta(Content.styled(f"{len(papers)} papers retrieved · writing… (Esc stops)",
+                                  "$text-muted"))
+
+    async def finish(self, answer: Answer) -> None:
+        """Show the final text (citation-checked and tidied) and what it cites; ``answer`` is
+        set last, so a set one means it is all on screen."""
+        await self.body.update(answer.text)
+        self.retrieved = list(answer.papers) or self.retrieved
+        self._show_done(answer)
+        self.answer = answer
+
+    def _show_done(self, answer: Answer) -> None:
+        self.remove_class("-streaming")
+        self.set_class(answer.cut, "-cut")
+        self.set_class(answer.refused, "-refused")
+        refs = self.query_one(".references", Static)
+        if answer.citations:
+            lines = [Content.styled("References", "bold $text-secondary")]
+            for c in answer.citations:
+                lines.append(Content.assemble((f"[{c.n}] ", "bold $text-accent"),
+                                              c.paper.reference()))
+            refs.update(Content("\n").join(lines))
+            refs.display = True
+        else:
+            refs.display = False
+        self._meta(self.describe(answer))
+
+    @staticmethod
+    def describe(answer: Answer) -> Content:
+        kind = "offline" if answer.backend == "extractive" else "llm"
+        parts = [Content.styled(f" {describe_backend(answer.backend, answer.model)} ",
+                                f"bold $text-{'success' if kind == 'offline' else 'primary'} "
+                                f"on $surface"),]
+        if answer.backend == "extractive":
+            parts.append(Content.styled("  sentences quoted from the abstracts", "$text-muted"))
+        if answer.refused:
+            parts.append(Content.styled("  nothing in the store answers this", "$text-warning"))
+        if answer.cut:
+            parts.append(Content.styled("  ✂ cut: stopped before the end", "bold $text-error"))
+        return Content("").join(parts)
+
+    def _meta(self, content: Content) -> None:
+        self.query_one(".meta", Static).update(content)

@@ -1,0 +1,106 @@
+"""The sources pane: for the selected answer, the papers it cites and the others retrieved."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.content import Content
+from textual.message import Message
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+if TYPE_CHECKING:
+    from assistant.paper import Paper
+    from assistant.tui.widgets.answer_view import AnswerView
+
+
+@dataclass
+class Source:
+    paper: Paper
+    score: float | None
+    n: int | None  # the citation number, when the answer cites it
+
+
+def sources_of(view: AnswerView) -> list[Source]:
+    """Cited papers in citation order, then the other retrieved ones by rank."""
+    scores = {rp.paper.paper_id: rp.score for rp in view.retrieved}
+    out: list[Source] = []
+    cited: set[str] = set()
+    if view.answer is not None:
+        for c in view.answer.citations:
+            out.append(Source(c.paper, scores.get(c.paper.paper_id), c.n))
+            cited.add(c.paper.paper_id)
+    out += [Source(rp.paper, rp.score, None) for rp in view.retrieved
+            if rp.paper.paper_id not in cited]
+    return out
+
+
+def score_text(score: float | None) -> str:
+    """Cosine scores read well with 3 decimals; fused (RRF) scores are small and need 4."""
+    if score is None:
+        return "     "
+    return f"{score:.3f}" if abs(score) >= 0.1 else f"{score:.4f}"
+
+
+class SourcesPane(Vertical):
+    @dataclass
+    class Chosen(Message):
+        """Enter on a source: open its abstract."""
+
+        source: Source
+        view: AnswerView | None
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.view: AnswerView | None = None
+        self.sources: list[Source] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static("Sources", id="sources-title")
+        yield OptionList(id="sources-list")
+
+    @property
+    def options(self) -> OptionList:
+        return self.query_one("#sources-list", OptionList)
+
+    def show(self, view: AnswerView | None) -> None:
+        self.view = view
+        self.sources = sources_of(view) if view is not None else []
+        title = self.query_one("#sources-title", Static)
+        if view is None:
+            title.update(Content.styled("Sources", "bold"))
+        else:
+            title.update(Content.assemble(("Sources", "bold"),
+                                          (f" · answer {view.number}", "$text-muted")))
+        items: list[Option | None] = []
+        cited = [s for s in self.sources if s.n is not None]
+        other = [s for s in self.sources if s.n is None]
+        if cited:
+            items.append(Option(Content.styled("Cited", "bold $text-secondary"), disabled=True))
+            items += [self._option(i, s) for i, s in enumerate(self.sources) if s.n is not None]
+        if other:
+            label = "Also retrieved" if cited else "Retrieved"
+            items.append(Option(Content.styled(label, "bold $text-secondary"), disabled=True))
+            items += [self._option(i, s) for i, s in enumerate(self.sources) if s.n is None]
+        if not items:
+            waiting = view is not None and view.answer is None
+            items.append(Option(Content.styled("retrieving…" if waiting else "no sources yet",
+                                               "$text-muted"), disabled=True))
+        self.options.set_options(items)
+        first = next((i for i, o in enumerate(items) if o is not None and not o.disabled), None)
+        self.options.highlighted = first
+
+    @staticmethod
+    def _option(i: int, s: Source) -> Option:
+        mark = Content.styled(f"[{s.n}] " if s.n is not None else " ·  ", "bold $text-accent")
+        score = Content.styled(score_text(s.score) + " ", "$text-muted")
+        return Option(Content.assemble(mark, score, s.paper.title), id=f"src-{i}")
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if event.option_id and event.option_id.startswith("src-"):
+            source = self.sources[int(event.option_id[4:])]
+            self.post_message(self.Chosen(source, self.view))

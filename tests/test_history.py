@@ -1,0 +1,155 @@
+"""Saved conversations (SQLite) and their exports, and the `assistant history` commands."""
+
+import json
+import sqlite3
+
+import pytest
+
+from assistant.answer import Answer, Citation
+from assistant.cli import main
+from assistant.corpus import bundled_papers
+from assistant.errors import AssistantError, InputError
+from assistant.export import export, to_bibtex
+from assistant.history import Conversation, History, Turn
+from assistant.paper import Paper
+from assistant.retrieval import RetrievedPaper
+
+
+@pytest.fixture(scope="module")
+def papers():
+    return {p.title.split()[0].rstrip(":"): p for p in bundled_papers()}
+
+
+def make_answer(question, text, cited, retrieved, *, cut=False, backend="llm", model="m1"):
+    return Answer(question, text, backend, model,
+                  [Citation(n, p) for n, p in enumerate(cited, 1)],
+                  [RetrievedPaper(p, 0.9 - i / 10, i + 1) for i, p in enumerate(retrieved)],
+                  refused=False, usage={"prompt_tokens": 120, "completion_tokens": 30,
+                                        "total_tokens": 150}, cut=cut)
+
+
+@pytest.fixture
+def saved(tmp_path, papers):
+    history = History(tmp_path / "h" / "history.db")
+    conv = history.new("Which paper generates ultra-high-resolution images?",
+                       collection="icml2026")
+    dype, q2d2 = papers["DyPE"], papers["Q2D2"]
+    history.add(conv.id, make_answer(conv.title, "DyPE extrapolates positions [1].", [dype],
+                                     [dype, q2d2]), filters={"year": 2026})
+    history.add(conv.id, make_answer("And audio codecs?", "Q2D2 quantizes pairs [1]; DyPE is "
+                                     "about images [2].", [q2d2, dype], [q2d2, dype],
+                                     cut=True))
+    return history, conv.id
+
+
+def test_a_conversation_round_trips_with_its_papers(saved, papers):
+    history, cid = saved
+    conv = history.get(cid)
+    assert conv.title == "Which paper generates ultra-high-resolution images?"
+    assert conv.collection == "icml2026" and conv.n_turns == 2
+    first, second = conv.turns
+    assert first.answer.text == "DyPE extrapolates positions [1]."
+    assert first.answer.citations[0].paper == papers["DyPE"]  # the whole record, abstract too
+    assert [rp.paper.paper_id for rp in first.answer.papers] == [
+        papers["DyPE"].paper_id, papers["Q2D2"].paper_id]
+    assert first.answer.papers[0].score == pytest.approx(0.9)
+    assert first.filters == {"year": 2026} and first.answer.usage["total_tokens"] == 150
+    assert second.answer.cut is True and first.answer.cut is False
+    assert conv.history() == [(first.answer.question, first.answer.text),
+                              (second.answer.question, second.answer.text)]
+
+
+def test_list_search_rename_delete(saved, tmp_path):
+    history, cid = saved
+    other = history.new("Watermarking text", collection="icml2026")
+    history.add(other.id, make_answer("Watermarking text", "IPMark [1].", [], []))
+    assert [c.id for c in history.recent()] == [other.id, cid]  # most recently updated first
+    assert [c.id for c in history.search("audio codecs")] == [cid]  # words of a later turn
+    assert [c.id for c in history.search("ipmark")] == [other.id]  # answers, any case
+    assert history.search("100%_") == []  # LIKE wildcards are literal
+    history.rename(cid, "Images")
+    assert history.get(cid).title == "Images"
+    history.delete(cid)
+    assert [c.id for c in history.recent()] == [other.id]
+    with pytest.raises(InputError, match="assistant history list"):
+        history.get(cid)
+    # turns went with it
+    with sqlite3.connect(history.path) as db:
+        assert db.execute("SELECT COUNT(*) FROM turns WHERE conversation_id = ?",
+                          (cid,)).fetchone()[0] == 0
+
+
+def test_reading_a_missing_history_creates_nothing(tmp_path):
+    history = History(tmp_path / "nowhere" / "history.db")
+    assert history.recent() == [] and history.search("x") == []
+    assert not (tmp_path / "nowhere").exists()
+
+
+def test_a_corrupt_history_is_one_line_that_says_what_to_do(tmp_path):
+    path = tmp_path / "history.db"
+    path.write_text("this is not sqlite " * 100)
+    with pytest.raises(AssistantError, match="ASSISTANT_HISTORY"):
+        History(path).recent()
+
+
+def test_exports(saved, papers):
+    history, cid = saved
+    conv = history.get(cid)
+    md = export(conv, "md")
+    assert md.startswith("# Which paper generates ultra-high-resolution images?")
+    assert "## 1. Which paper generates" in md and "## 2. And audio codecs?" in md
+    assert f"- [1] {papers['DyPE'].reference()}" in md  # each answer keeps its own references
+    assert f"- [1] {papers['Q2D2'].reference()}" in md
+    assert "cut short" in md and "_answered by LLM m1_" in md
+    doc = json.loads(export(conv, "json"))
+    assert doc["id"] == cid and len(doc["turns"]) == 2
+    assert doc["turns"][1]["cut"] is True
+    assert doc["turns"][0]["citations"][0]["paper_id"] == papers["DyPE"].paper_id
+    bib = to_bibtex(conv)
+    assert bib.count("@inproceedings{") == 2  # DyPE is cited twice, listed once
+    assert "title = {{DyPE (Dynamic Position Extrapolation)" in bib
+    assert "booktitle = {ICML 2026}" in bib and "year = {2026}" in bib
+    with pytest.raises(InputError, match="md, json, bib"):
+        export(conv, "pdf")
+
+
+def test_bibtex_escapes_and_keys():
+    p = Paper("x-1", "50% of Q&A_tasks {solved}", "abstract", authors=["Ada Lovelace", "B C"],
+              venue="ICML", year=2026, url="https://example.org/a_b",
+              code_url="https://github.com/a/b")
+    twin = Paper("x-2", "50% of Q&A_tasks again", "abstract", authors=["Ada Lovelace"],
+                 venue="ICML", year=2026)
+    c = Conversation(1, "t", turns=[Turn(make_answer("q", "a [1] [2]", [p, twin], []))])
+    bib = to_bibtex(c)
+    assert r"title = {{50\% of Q\&A\_tasks \{solved\}}}" in bib
+    assert "author = {Ada Lovelace and B C}" in bib
+    assert "@inproceedings{lovelace2026tasks," in bib
+    assert "@inproceedings{lovelace2026tasksa," in bib  # the same key made unique
+    assert "url = {https://example.org/a_b}" in bib  # urls stay verbatim
+    assert r"note = {Code: \url{https://github.com/a/b}}" in bib
+
+
+def test_history_cli(saved, papers, tmp_path, capsys, monkeypatch):
+    history, cid = saved
+    monkeypatch.setenv("ASSISTANT_HISTORY", str(history.path))
+    assert main(["history", "list"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 1 and out[0].split()[0] == str(cid) and out[0].endswith(
+        "2 turns  Which paper generates ultra-high-resolution images?")
+    assert main(["history", "list", "--json", "--search", "codecs"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["id"] for r in rows] == [cid] and rows[0]["turns"] == 2
+    assert main(["history", "show", str(cid)]) == 0
+    assert capsys.readouterr().out.startswith("# Which paper generates")
+    target = tmp_path / "refs.bib"
+    assert main(["history", "export", str(cid), "--format", "bib", "--output", str(target)]) == 0
+    assert f"wrote {target}" in capsys.readouterr().err
+    assert target.read_text().count("@inproceedings{") == 2
+    assert main(["history", "export", str(cid), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["id"] == cid
+    assert main(["history", "show", "999"]) == 2
+    assert "no conversation 999" in capsys.readouterr().err
+    assert main(["history", "delete", str(cid)]) == 0
+    capsys.readouterr()
+    assert main(["history", "list"]) == 0
+    assert "no saved conversations" in capsys.readouterr().err
