@@ -49,7 +49,7 @@ def tokenize(texts: list[str]) -> list[list[str]]:
 
 
 @dataclass
-class LexicalHit:
+class IndexHit:
     chunk_id: str
     paper_id: str
     score: float
@@ -168,7 +168,7 @@ class ChunkIndex:
         self.load()
         return self._vectors is not None
 
-    def dense(self, vector: Any, *, n: int, mask: np.ndarray | None = None) -> list[LexicalHit]:
+    def dense(self, vector: Any, *, n: int, mask: np.ndarray | None = None) -> list[IndexHit]:
         """Exact cosine search over the chunk vectors (rows are L2-normalised)."""
         import numpy as np
 
@@ -180,7 +180,7 @@ class ChunkIndex:
             scores = np.where(mask, scores, -np.inf)
         return self._top(scores, n, positive=False)
 
-    def _top(self, scores: Any, n: int, *, positive: bool) -> list[LexicalHit]:
+    def _top(self, scores: Any, n: int, *, positive: bool) -> list[IndexHit]:
         import numpy as np
 
         n = min(n, len(scores))
@@ -188,10 +188,10 @@ class ChunkIndex:
         top = top[np.argsort(-scores[top], kind="stable")]
         ids, papers = self._meta["ids"], self._meta["papers"]
         keep = (scores[top] > 0) if positive else np.isfinite(scores[top])
-        return [LexicalHit(ids[i], papers[i], float(scores[i])) for i, k in zip(top, keep,
+        return [IndexHit(ids[i], papers[i], float(scores[i])) for i, k in zip(top, keep,
                                                                                  strict=True) if k]
 
-    def search(self, query: str, *, n: int, mask: np.ndarray | None = None) -> list[LexicalHit]:
+    def search(self, query: str, *, n: int, mask: np.ndarray | None = None) -> list[IndexHit]:
         import numpy as np
 
         self.load()

@@ -114,8 +114,8 @@ class Retriever:
         self.mode = mode
         self.params = params or FusionParams()
         self.bm25_k1, self.bm25_b = bm25_k1, bm25_b
-        self._lexical: Any = None
-        self._lexical_rev: str | None = None
+        self._index: Any = None
+        self._index_rev: str | None = None
 
     @classmethod
     def from_settings(cls, settings: Any, *, store: PaperStore) -> Retriever:
@@ -125,22 +125,23 @@ class Retriever:
                    bm25_k1=settings.bm25_k1, bm25_b=settings.bm25_b,
                    mmr_lambda=settings.mmr_lambda)
 
-    def lexical(self) -> Any:
+    def index(self) -> Any:
+        """The derived chunk index (BM25 + vectors), reloaded when the collection changed."""
         from assistant.chunk_index import ensure_index
 
         revision = self.store.revision()
-        if self._lexical is None or self._lexical_rev != revision:
-            self._lexical = ensure_index(self.store, k1=self.bm25_k1, b=self.bm25_b)
-            self._lexical_rev = revision
-        return self._lexical
+        if self._index is None or self._index_rev != revision:
+            self._index = ensure_index(self.store, k1=self.bm25_k1, b=self.bm25_b)
+            self._index_rev = revision
+        return self._index
 
     def facets(self) -> tuple[set[str], set[int]]:
         """Venues and years in the store (for filters read from a question)."""
-        return self.lexical().facets()  # type: ignore[no-any-return]
+        return self.index().facets()  # type: ignore[no-any-return]
 
     def _dense(self, vector: Any, filters: Filters, depth: int
                ) -> dict[str, tuple[float, list[str]]]:
-        index = self.lexical()
+        index = self.index()
         if index.has_vectors:  # exact search over the derived index's vectors
             mask = index.mask(venue=filters.venue, year=filters.year, paper_ids=filters.paper_ids)
             return aggregate(index.dense(vector, n=depth, mask=mask))
@@ -149,7 +150,7 @@ class Retriever:
 
     def _lexical_side(self, query: str, filters: Filters, depth: int
                       ) -> dict[str, tuple[float, list[str]]]:
-        index = self.lexical()
+        index = self.index()
         mask = index.mask(venue=filters.venue, year=filters.year, paper_ids=filters.paper_ids)
         return aggregate(index.search(query, n=depth, mask=mask))
 
@@ -179,7 +180,7 @@ class Retriever:
         head = order[: k * 3]
         best_chunk = [(sides.dense.get(p) or sides.lexical.get(p) or (0.0, [""]))[1][0]
                       for p, _ in head]
-        vectors = self.lexical().vectors_of(best_chunk) if all(best_chunk) else None
+        vectors = self.index().vectors_of(best_chunk) if all(best_chunk) else None
         if vectors is None:
             return order
         return fusion.mmr(head, vectors, lam=lam, k=k) + order[k * 3:]

@@ -71,7 +71,7 @@ def evaluate(*, corpus: Path, queries: Path, qrels: Path, store: PaperStore,
     ids = [q for q in qs if q in judged]
     if not ids:
         raise InputError(f"no query in {queries} has a judgement in {qrels}")
-    retriever.lexical()  # build or load outside the timed loop
+    retriever.index()  # build or load outside the timed loop
     per_query: dict[str, dict[str, float]] = {}
     latencies: list[float] = []
     for qid in ids:
