@@ -34,6 +34,10 @@ _WHICH = re.compile(r"\b(?:which|what) (?:paper|work|method|approach|study)\b|\b
                     re.IGNORECASE)
 
 
+_OWN_WORK = re.compile(r"\b(?:we|our|this (?:paper|work))\b", re.IGNORECASE)
+BACKGROUND_PENALTY = 0.1
+
+
 @dataclass
 class _Scored:
     index: int
@@ -87,6 +91,8 @@ class ExtractiveAnswerer:
                     score += 0.15
                 if len(s) < 40:
                     score -= 0.2
+                if i == 0 and not _OWN_WORK.search(s):  # an abstract opens with background
+                    score -= BACKGROUND_PENALTY
                 scored.append(_Scored(i, s, score))
                 k += 1
             out.append(scored)
