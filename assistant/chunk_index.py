@@ -66,6 +66,7 @@ class ChunkIndex:
         self._venues: Any = None
         self._years: Any = None
         self._vectors: Any = None
+        self._row: dict[str, int] = {}
 
     # -- lifecycle -----------------------------------------------------------------------
     @property
@@ -88,7 +89,7 @@ class ChunkIndex:
         import numpy as np
 
         self.directory.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=".lexical-", dir=self.directory.parent))
+        tmp = Path(tempfile.mkdtemp(prefix=".index-", dir=self.directory.parent))
         try:
             ids = [r[0] for r in rows]
             meta = {"ids": ids, "papers": [r[2].get("paper_id", "") for r in rows],
@@ -124,7 +125,7 @@ class ChunkIndex:
             self._bm25 = (bm25s.BM25.load(str(bm25_dir), mmap=False, show_progress=False)
                           if bm25_dir.exists() else False)
         except (OSError, ValueError) as exc:
-            raise StoreError(f"the lexical index at {self.directory} is unreadable ({exc}): "
+            raise StoreError(f"the chunk index at {self.directory} is unreadable ({exc}): "
                              "delete that folder and it will be rebuilt") from None
         self._papers = np.asarray(self._meta["papers"], dtype=object)
         self._venues = np.asarray(self._meta["venues"], dtype=object)
@@ -159,7 +160,7 @@ class ChunkIndex:
         self.load()
         if self._vectors is None:
             return None
-        if not hasattr(self, "_row"):
+        if not self._row:
             self._row = {cid: i for i, cid in enumerate(self._meta["ids"])}
         return self._vectors[[self._row[c] for c in chunk_ids]]
 

@@ -28,10 +28,10 @@ BIAS = -5.06
 # A question that names a method ("MaskAQ", "Q2D2", "DyPE") which a paper's title carries is
 # asking about that paper, however short or unlike the abstract the question is: a fixed bonus.
 W_NAMED = 3.0
-RELATIVE_KEEP = 0.80
+RELATIVE_KEEP = 0.80  # "also related" in a one-paper answer: evidence this close to the best
 # Once the best paper is relevant, others join the list with weaker evidence (confidence > 0.27):
 # "which papers are about X" wants the second and third paper, not only the clearest one.
-LIST_MARGIN = -1.0  # a paper counts as relevant if its evidence is this close to the best
+LIST_MARGIN = -1.0
 
 
 @functools.cache
@@ -75,9 +75,9 @@ class Relevance:
 
 def names_in(question: str) -> set[str]:
     """Method-like names in a question: capitals past the first letter, or letters and digits."""
-    from assistant.titles import _is_name
+    from assistant.titles import is_name
 
-    return {t.strip("()[]{}.,;:!?'\"“”？，。").lower() for t in question.split() if _is_name(t)}
+    return {t.strip("()[]{}.,;:!?'\"“”？，。").lower() for t in question.split() if is_name(t)}
 
 
 def names_title(question: str, title: str) -> bool:

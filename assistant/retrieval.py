@@ -46,15 +46,6 @@ class Filters:
             return any(needle in a.lower() for a in paper.authors)
         return True
 
-    def __bool__(self) -> bool:
-        return bool(self.venue or self.year or self.author or self.paper_ids)
-
-    def describe(self) -> str:
-        bits = [f"venue={self.venue}" if self.venue else "", f"year={self.year}" if self.year
-                else "", f"author={self.author}" if self.author else "",
-                f"{len(self.paper_ids)} paper(s)" if self.paper_ids else ""]
-        return ", ".join(b for b in bits if b)
-
 
 @dataclass
 class RetrievedPaper:
@@ -188,8 +179,6 @@ class Retriever:
     def search(self, query: str, *, k: int = 10, filters: Filters | None = None,
                mode: Mode | None = None, diversity: float | None = None) -> Retrieval:
         """Top-k papers. ``diversity`` (MMR lambda, e.g. 0.7) spreads a list over topics."""
-        import numpy as np
-
         filters = filters or Filters()
         timings: dict[str, float] = {}
         t0 = time.perf_counter()
@@ -221,10 +210,10 @@ class Retriever:
             if vector is None:
                 vector = self.store.embedder.embed_query(query)
             missing = [rp for rp in out if rp.dense is None]
-            sims = self.store.similarities(np.asarray(vector),
-                                           [rp.paper.paper_id for rp in missing])
+            sims = self._dense(vector, Filters(paper_ids=[rp.paper.paper_id for rp in missing]),
+                               self.candidates)
             for rp in missing:
-                rp.dense = sims.get(rp.paper.paper_id, 0.0)
+                rp.dense = sims[rp.paper.paper_id][0] if rp.paper.paper_id in sims else 0.0
         timings["papers_ms"] = (time.perf_counter() - t3) * 1000
         relevance = judge(query, out)
         timings["retrieve_ms"] = (time.perf_counter() - t0) * 1000

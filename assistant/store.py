@@ -234,24 +234,6 @@ class PaperStore:
                 for cid, meta, dist in zip(res["ids"][0], res["metadatas"][0],
                                            res["distances"][0], strict=True)]
 
-    def similarities(self, vector: Any, paper_ids: list[str]) -> dict[str, float]:
-        """Best cosine similarity of each paper's chunks to ``vector`` (exact, from Chroma)."""
-        import numpy as np
-
-        if not paper_ids:
-            return {}
-        res = self.collection().get(where={"paper_id": {"$in": paper_ids}},
-                                    include=["embeddings", "metadatas"])
-        best: dict[str, float] = {}
-        embs = res.get("embeddings")
-        if embs is None:
-            return best
-        sims = np.asarray(embs, dtype=np.float32) @ np.asarray(vector, dtype=np.float32)
-        for meta, sim in zip(res["metadatas"], sims, strict=True):
-            pid = meta["paper_id"]
-            best[pid] = max(best.get(pid, -1.0), float(sim))
-        return best
-
     # -- writing -------------------------------------------------------------------------
     def ingest(self, papers: Sequence[Paper], *, source: str, prune: bool = True,
                progress: Callable[[int, int], None] | None = None) -> IngestReport:

@@ -35,7 +35,7 @@ _TRAILING = {"a", "an", "the", "of", "for", "and", "to", "in", "with", "on", "by
              "over", "into", "between", "while", "where"}
 
 
-def _is_name(token: str) -> bool:
+def is_name(token: str) -> bool:
     """CPMöbius, IPMark, UniR, Q2D2, PICACO, NonZero: capitals past the first letter, or digits."""
     core = token.strip("*()[]{}.,;:'\"")
     if len(core) < 2 or not core[0].isalpha():
@@ -97,7 +97,7 @@ def _named_title(raw_sentence: str) -> str | None:
             head = f"{abbr.group('abbr')} ({abbr.group('long').strip()})"
             return _join(head, _describe(rest[abbr.end():], max_words=9))
         first = rest.split()[0] if rest.split() else ""
-        if _is_name(first):  # "CPMöbius, a collaborative ..." / "DEAR (Dissect and Prune), which"
+        if is_name(first):  # "CPMöbius, a collaborative ..." / "DEAR (Dissect and Prune), which"
             name = first.strip(",.;:()—")
             after = rest[len(first):]
             paren = _NAME_PAREN.match(f"{name} {after.strip()}")
@@ -107,13 +107,13 @@ def _named_title(raw_sentence: str) -> str | None:
             return _join(name, _describe(after))
         inner = _ABBR_INNER.search(rest)
         named = _NAMED.search(rest)
-        if named and _is_name(named.group("name")):  # "a novel X approach for Y, named MaskAQ"
+        if named and is_name(named.group("name")):  # "a novel X approach for Y, named MaskAQ"
             return _join(named.group("name"), _describe(rest[: named.start()], keep_article=False))
         if inner and inner.start() < 40:  # "a Structured Prompt Refining (SPR) network that ..."
             desc = rest.replace(f" ({inner.group('abbr')})", "", 1)
             return _join(inner.group("abbr"), _describe(desc, keep_article=False))
     named = _NAMED.search(sentence)
-    if named and _is_name(named.group("name")):
+    if named and is_name(named.group("name")):
         return named.group("name")
     return None
 
