@@ -7,15 +7,18 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from assistant import prompts, tokens
+from assistant import prompts, query_filters, tokens
 from assistant.citations import CitationFilter, tidy
 from assistant.paper import Paper
 from assistant.retrieval import Filters, Retrieval, RetrievedPaper, Retriever
+from assistant.rewrite import has_cjk
+from assistant.textutil import is_list_question
 
 if TYPE_CHECKING:
     from assistant.embeddings import Embedder
@@ -23,6 +26,7 @@ if TYPE_CHECKING:
     from assistant.settings import Settings
 
 Turn = tuple[str, str]  # (question, answer)
+log = logging.getLogger(__name__)
 
 
 class Answerer(Protocol):
@@ -155,22 +159,20 @@ class LLMAnswerer:
     async def rerank(self, question: str, papers: list[RetrievedPaper]) -> list[RetrievedPaper]:
         """Order papers by LLM relevance scores (PaperQA2-style). A reply that is not the asked
         JSON leaves the retrieval order as it was (and is logged)."""
-        import json
-        import logging
-        import re
+        from assistant.llm import complete, json_reply
 
         blocks = "\n\n".join(f"[{n}] {rp.paper.title}\n{tokens.truncate(rp.paper.abstract, 300)}"
                               for n, rp in enumerate(papers, 1))
         content = prompts.render("rerank", prompts_dir=self.prompts_dir, question=question,
                                  sources=blocks)
-        raw = "".join([d async for d in self.chat.stream([{"role": "user", "content": content}])])
+        raw = await complete(self.chat, content)
         try:
-            scores = json.loads(re.sub(r"^```(?:json)?\s*|\s*```$", "", raw.strip()))["scores"]
+            scores = json_reply(raw)["scores"]
             values = [float(s) for s in scores]
             if len(values) != len(papers):
                 raise ValueError("wrong length")
         except (ValueError, KeyError, TypeError):
-            logging.getLogger(__name__).warning("rerank reply unusable: %r", raw[:120])
+            log.warning("rerank reply unusable: %r", raw[:120])
             return papers
         order = sorted(range(len(papers)), key=lambda i: (-values[i], i))
         out = [papers[i] for i in order]
@@ -215,18 +217,12 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
                   filters: Filters | None = None, history: Sequence[Turn] = (),
                   infer_filters: bool = True) -> AsyncIterator[Event]:
     """Stream the events of one answer: Retrieved, then Deltas, then Finished."""
-    from dataclasses import asdict
-
-    from assistant import query_filters
-
     t0 = time.perf_counter()
     question = " ".join(question.split())
     search_query = await answerer.rewrite(question, history)
     if infer_filters:
         venues, years = retriever.facets()
         filters = query_filters.infer(question, venues=venues, years=years, explicit=filters)
-    from assistant.textutil import is_list_question
-
     diversity = retriever.mmr_lambda if is_list_question(question) else None
     retrieval = retriever.search(search_query, k=k, filters=filters, diversity=diversity)
     yield Retrieved(retrieval)
@@ -242,8 +238,6 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
              "filters": {k: v for k, v in asdict(filters).items() if v} if filters else {}}
     if not rel.relevant:
         n = retriever.store.paper_count() if retrieval.papers else 0
-        from assistant.rewrite import has_cjk
-
         offline_cjk = answerer.backend == "extractive" and has_cjk(question)
         text = CJK_OFFLINE if offline_cjk else REFUSAL.format(n=n, q=question)
         yield Delta(text)

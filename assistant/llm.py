@@ -7,7 +7,9 @@ to fix. ``usage`` holds the last call's token counts (the server's, else tiktoke
 
 from __future__ import annotations
 
+import json
 import logging
+import re
 from collections.abc import AsyncIterator, Sequence
 from typing import Any, Protocol
 
@@ -30,6 +32,16 @@ class ChatModel(Protocol):
     usage: dict[str, Any]
 
     def stream(self, messages: Sequence[Message]) -> AsyncIterator[str]: ...
+
+
+async def complete(model: ChatModel, content: str) -> str:
+    """One user message in, the whole (streamed) reply out: for rewrite, rerank and judge."""
+    return "".join([d async for d in model.stream([{"role": "user", "content": content}])])
+
+
+def json_reply(raw: str) -> Any:
+    """Parse a reply that should be JSON, tolerating a ```json fence; ValueError if it is not."""
+    return json.loads(re.sub(r"^```(?:json)?\s*|\s*```$", "", raw.strip()))
 
 
 def estimate_usage(messages: Sequence[Message], completion: str) -> dict[str, Any]:

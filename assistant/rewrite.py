@@ -53,7 +53,8 @@ async def with_llm(question: str, history: Sequence[Turn], *, model: ChatModel,
         return question
     turns = "\n".join(f"Q: {q}\nA: {a[:400]}" for q, a in history[-3:]) or "(none)"
     content = prompts.render("rewrite", prompts_dir=prompts_dir, history=turns, question=question)
-    parts = [d async for d in model.stream([{"role": "user", "content": content}])]
-    text = "".join(parts).strip().strip('"').splitlines()
+    from assistant.llm import complete
+
+    text = (await complete(model, content)).strip().strip('"').splitlines()
     rewritten = text[0].strip() if text else ""
     return rewritten or heuristic(question, history)

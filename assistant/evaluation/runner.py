@@ -15,6 +15,7 @@ from assistant.answer import Answer, Answerer, answer
 from assistant.errors import SuiteError
 from assistant.evaluation.metrics import mean, percentile
 from assistant.evaluation.suite import METRICS, Suite, dumps, fact_found, resolve_papers
+from assistant.llm import complete, json_reply
 from assistant.retrieval import Filters, Retriever
 from assistant.textutil import split_sentences
 
@@ -55,16 +56,12 @@ def judge_answer(question: str, ans: Answer, *, model: Any, prompts_dir: Any = N
     content = prompts.render("judge", prompts_dir=prompts_dir, question=question,
                              answer=ans.text, sources=sources or "(no sources cited)")
 
-    async def run() -> str:
-        return "".join([d async for d in model.stream([{"role": "user", "content": content}])])
-
-    raw = asyncio.run(run()).strip()
-    raw = re.sub(r"^```(?:json)?\s*|\s*```$", "", raw)
+    raw = asyncio.run(complete(model, content)).strip()
     try:
-        data = json.loads(raw)
+        data = json_reply(raw)
         score = float(data["score"])
         reason = str(data.get("reason", ""))
-    except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+    except (KeyError, TypeError, ValueError):
         raise SuiteError(f"the judge's reply is not the required JSON "
                          f"{{\"score\": 0..1, \"reason\": ...}}: {raw[:120]!r}") from None
     if not 0.0 <= score <= 1.0:
