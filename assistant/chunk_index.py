@@ -35,6 +35,16 @@ FORMAT = 2
 
 
 @functools.cache
+def _bm25s() -> Any:
+    """bm25s, imported once; its import sets its own logger to DEBUG, which would print
+    "Building index from tokens" on every ingest: keep it at the root logger's level."""
+    import bm25s
+
+    logging.getLogger("bm25s").setLevel(logging.getLogger().getEffectiveLevel())
+    return bm25s
+
+
+@functools.cache
 def _stemmer() -> Any:
     import Stemmer
 
@@ -42,9 +52,7 @@ def _stemmer() -> Any:
 
 
 def tokenize(texts: list[str]) -> list[list[str]]:
-    import bm25s
-
-    return bm25s.tokenize(texts, stemmer=_stemmer(), stopwords="english", return_ids=False,
+    return _bm25s().tokenize(texts, stemmer=_stemmer(), stopwords="english", return_ids=False,
                           show_progress=False)
 
 
@@ -85,9 +93,9 @@ class ChunkIndex:
               vectors: Any = None) -> None:
         """Index (chunk id, text, metadata) rows and their vectors; built in a temp dir, then
         swapped in, so a reader never sees half an index."""
-        import bm25s
         import numpy as np
 
+        bm25s = _bm25s()
         self.directory.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=".index-", dir=self.directory.parent))
         try:
@@ -114,9 +122,9 @@ class ChunkIndex:
         self._bm25 = None
 
     def load(self) -> None:
-        import bm25s
         import numpy as np
 
+        bm25s = _bm25s()
         if self._bm25 is not None:
             return
         try:

@@ -317,7 +317,7 @@ COMMANDS = {"ingest": cmd_ingest, "eval": cmd_eval, "ask": cmd_ask, "search": cm
 def _setup_logging(verbose: bool) -> None:
     logging.basicConfig(level=logging.DEBUG if verbose else logging.WARNING,
                         format="%(levelname)s %(name)s: %(message)s")
-    for noisy in ("openai", "httpx", "httpcore", "chromadb", "urllib3"):
+    for noisy in ("openai", "httpx", "httpcore", "chromadb", "urllib3", "bm25s"):
         logging.getLogger(noisy).setLevel(logging.DEBUG if verbose else logging.ERROR)
 
 

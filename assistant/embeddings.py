@@ -7,6 +7,7 @@ any OpenAI-compatible ``/v1/embeddings`` endpoint. Both return L2-normalised flo
 
 from __future__ import annotations
 
+import atexit
 import logging
 import threading
 from collections.abc import Callable, Sequence
@@ -81,6 +82,9 @@ class LocalEmbedder:
 
             self._preloader = threading.Thread(target=self._load_quietly, daemon=True)
             self._preloader.start()
+            # a command that never embeds (an unchanged ingest) must not exit while
+            # onnxruntime is still building its session on that thread
+            atexit.register(self._preloader.join, 10)
 
     def _load_quietly(self) -> None:
         try:
