@@ -64,7 +64,7 @@ class IndexHit:
 
 
 class ChunkIndex:
-    def __init__(self, directory: Path, *, k1: float = 1.5, b: float = 0.75) -> None:
+    def __init__(self, directory: Path, *, k1: float = 0.9, b: float = 0.4) -> None:
         self.directory = Path(directory)
         self.k1 = k1
         self.b = b
