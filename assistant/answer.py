@@ -1,7 +1,13 @@
 """One question in, one cited answer out. The CLI, the TUI and the evaluations all call this.
 
-    retrieval (Retriever.search) -> relevance gate -> answerer (LLM or extractive), streamed
+    retrieval (Retriever.search) -> relevance gate (relevance.judge)
+    -> answerer.select: the numbered sources, in the order [1], [2], ... refer to them
+    -> answerer.stream_answer over exactly those sources
     -> CitationFilter (checked, renumbered citations) -> Answer with its reference list
+    -> grounding: each answer sentence checked against the abstract it cites
+
+The numbering has one owner: ``select`` returns the list, the answerer cites positions in it,
+and the references are built from the same list. Nothing reorders it in between.
 """
 
 from __future__ import annotations
@@ -13,9 +19,10 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from assistant import prompts, query_filters, tokens
+from assistant import grounding, prompts, query_filters, tokens
 from assistant.citations import CitationFilter, tidy
 from assistant.paper import Paper
+from assistant.relevance import Relevance, judge
 from assistant.retrieval import Filters, Retrieval, RetrievedPaper, Retriever
 from assistant.rewrite import has_cjk
 from assistant.textutil import is_list_question
@@ -33,8 +40,14 @@ class Answerer(Protocol):
     backend: str
     model: str
     usage: dict[str, Any]
+    multilingual: bool  # False: understands English questions only (the offline answerer)
 
-    def stream_answer(self, question: str, papers: Sequence[RetrievedPaper],
+    async def select(self, question: str, papers: Sequence[RetrievedPaper],
+                     relevance: Relevance) -> list[RetrievedPaper]:
+        """The sources to answer from, in citation order: ``[n]`` is the n-th of them."""
+        ...
+
+    def stream_answer(self, question: str, sources: Sequence[RetrievedPaper],
                       history: Sequence[Turn] = ()) -> AsyncIterator[str]: ...
 
     async def rewrite(self, question: str, history: Sequence[Turn]) -> str: ...
@@ -67,6 +80,7 @@ class Answer:
     cut: bool = False
     search_query: str = ""
     filters: dict[str, Any] = field(default_factory=dict)
+    grounding: grounding.Grounding | None = None  # per-sentence support and attribution
 
     def references(self) -> str:
         return "\n".join(f"[{c.n}] {c.paper.reference()}" for c in self.citations)
@@ -87,6 +101,8 @@ class Answer:
             "relevance": self.relevance,
             "search_query": self.search_query,
             "filters": self.filters,
+            **(self.grounding.to_dict() if self.grounding else
+               {"sentences": [], "attribution": None}),
         }
 
 
@@ -111,6 +127,8 @@ Event = Retrieved | Delta | Finished
 
 class LLMAnswerer:
     """Numbered sources within a token budget, prompts from files, a streaming chat model."""
+
+    multilingual = True
 
     def __init__(self, *, model: ChatModel, context_tokens: int = 3000,
                  prompts_dir: Any = None, rerank: bool = False) -> None:
@@ -150,9 +168,16 @@ class LLMAnswerer:
         system = prompts.render("system", prompts_dir=self.prompts_dir)
         return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
-    async def stream_answer(self, question: str, papers: Sequence[RetrievedPaper],
+    async def select(self, question: str, papers: Sequence[RetrievedPaper],
+                     relevance: Relevance) -> list[RetrievedPaper]:
+        """Every retrieved paper, in retrieval order or (when enabled) the LLM's order."""
+        if self.rerank_enabled and papers:
+            return await self.rerank(question, list(papers))
+        return list(papers)
+
+    async def stream_answer(self, question: str, sources: Sequence[RetrievedPaper],
                             history: Sequence[Turn] = ()) -> AsyncIterator[str]:
-        async for delta in self.chat.stream(self.messages(question, papers, history)):
+        async for delta in self.chat.stream(self.messages(question, sources, history)):
             yield delta
         self.usage = dict(self.chat.usage)
 
@@ -215,8 +240,11 @@ _LLM_REFUSAL_MARKERS = ("do not answer", "does not answer", "don't answer", "can
 
 async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k: int = 6,
                   filters: Filters | None = None, history: Sequence[Turn] = (),
-                  infer_filters: bool = True) -> AsyncIterator[Event]:
-    """Stream the events of one answer: Retrieved, then Deltas, then Finished."""
+                  infer_filters: bool = True, ground: bool = True) -> AsyncIterator[Event]:
+    """Stream the events of one answer: Retrieved, then Deltas, then Finished.
+
+    ``ground`` checks every answer sentence against the abstract it cites (``Answer.grounding``).
+    """
     t0 = time.perf_counter()
     question = " ".join(question.split())
     search_query = await answerer.rewrite(question, history)
@@ -227,33 +255,23 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     retrieval = retriever.search(search_query, k=k, filters=filters, diversity=diversity)
     yield Retrieved(retrieval)
     timings = dict(retrieval.timings)
-    rel = retrieval.relevance
-    scoped = bool(filters and filters.paper_ids)
-    if scoped and retrieval.papers and not rel.relevant:  # the user picked the paper
-        rel.relevant = True
-        rel.relevant_ids = [rp.paper.paper_id for rp in retrieval.papers]
-        for rp in retrieval.papers:
-            rp.evidence = max(rp.evidence, 1e-3)
+    rel = judge(search_query, retrieval.papers)
+    if filters and filters.paper_ids and retrieval.papers and not rel.relevant:
+        rel = rel.scoped([rp.paper.paper_id for rp in retrieval.papers])  # the user's pick
     extra: dict[str, Any] = {"search_query": search_query,
              "filters": {k: v for k, v in asdict(filters).items() if v} if filters else {}}
     if not rel.relevant:
         n = retriever.store.paper_count() if retrieval.papers else 0
-        offline_cjk = answerer.backend == "extractive" and has_cjk(question)
-        text = CJK_OFFLINE if offline_cjk else REFUSAL.format(n=n, q=question)
+        text = (CJK_OFFLINE if has_cjk(question) and not answerer.multilingual
+                else REFUSAL.format(n=n, q=question))
         yield Delta(text)
         timings["total_ms"] = (time.perf_counter() - t0) * 1000
         yield Finished(Answer(question, text, answerer.backend, answerer.model, [],
                               retrieval.papers, True, {}, timings, [], rel.to_dict(), **extra))
         return
-    if isinstance(answerer, LLMAnswerer) and answerer.rerank_enabled and retrieval.papers:
-        t_r = time.perf_counter()
-        retrieval.papers = await answerer.rerank(question, retrieval.papers)
-        timings["rerank_ms"] = (time.perf_counter() - t_r) * 1000
-    if answerer.backend == "extractive":
-        keep = set(rel.relevant_ids)
-        sources = [rp for rp in retrieval.papers if rp.paper.paper_id in keep]
-    else:
-        sources = retrieval.papers
+    t_s = time.perf_counter()
+    sources = await answerer.select(question, retrieval.papers, rel)
+    timings["select_ms"] = (time.perf_counter() - t_s) * 1000
     filt = CitationFilter(len(sources))
     parts: list[str] = []
     t1 = time.perf_counter()
@@ -272,24 +290,31 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     text = tidy("".join(parts)).strip()
     timings["first_token_ms"] = first or 0.0
     timings["generate_ms"] = (time.perf_counter() - t1) * 1000
-    timings["total_ms"] = (time.perf_counter() - t0) * 1000
     citations = [Citation(filt.mapping[n], sources[n - 1].paper) for n in filt.order]
     refused = not citations and any(m in text.lower() for m in _LLM_REFUSAL_MARKERS)
-    yield Finished(Answer(question, text, answerer.backend, answerer.model, citations,
-                          retrieval.papers, refused, dict(answerer.usage), timings,
-                          filt.dropped, rel.to_dict(), **extra))
+    result = Answer(question, text, answerer.backend, answerer.model, citations,
+                    retrieval.papers, refused, dict(answerer.usage), timings, filt.dropped,
+                    rel.to_dict(), **extra)
+    if ground and citations:
+        t_g = time.perf_counter()
+        result.grounding = grounding.ground(text, citations, retrieval.papers,
+                                            embedder=retriever.store.embedder)
+        timings["ground_ms"] = (time.perf_counter() - t_g) * 1000
+    timings["total_ms"] = (time.perf_counter() - t0) * 1000
+    yield Finished(result)
 
 
 def answer(question: str, *, retriever: Retriever, answerer: Answerer, k: int = 6,
            filters: Filters | None = None, history: Sequence[Turn] = (),
-           on_delta: Callable[[str], None] | None = None, infer_filters: bool = True) -> Answer:
+           on_delta: Callable[[str], None] | None = None, infer_filters: bool = True,
+           ground: bool = True) -> Answer:
     """The synchronous form of ``astream``: returns the finished Answer."""
 
     async def run() -> Answer:
         result: Answer | None = None
         async for event in astream(question, retriever=retriever, answerer=answerer, k=k,
                                    filters=filters, history=history,
-                                   infer_filters=infer_filters):
+                                   infer_filters=infer_filters, ground=ground):
             if isinstance(event, Delta) and on_delta:
                 on_delta(event.text)
             elif isinstance(event, Finished):

@@ -192,14 +192,16 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
+    from assistant.relevance import judge
     from assistant.retrieval import Retriever
 
     settings = _settings(args, k=args.k)
     store = _store(settings)
     retrieval = Retriever.from_settings(settings, store=store).search(
         args.query, k=args.k or 10, filters=_filters_from(args))
+    relevance = judge(args.query, retrieval.papers)
     if args.json:
-        _print_json({"query": args.query, "relevance": retrieval.relevance.to_dict(),
+        _print_json({"query": args.query, "relevance": relevance.to_dict(),
                      "timings": {k: round(v, 1) for k, v in retrieval.timings.items()},
                      "papers": [{"rank": rp.rank, "paper_id": rp.paper.paper_id,
                                  "title": rp.paper.title, "venue": rp.paper.venue,
@@ -209,7 +211,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     for rp in retrieval.papers:
         print(f"{rp.rank:>3}. {rp.score:.3f}  {rp.paper.title}  ({rp.paper.venue_year})  "
               f"[{rp.paper.paper_id}]")
-    if not retrieval.relevance.relevant:
+    if not relevance.relevant:
         print("(nothing here looks relevant to the query)", file=sys.stderr)
     return 0
 

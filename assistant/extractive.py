@@ -1,9 +1,12 @@
 """The built-in offline answerer: picks the abstract sentences that answer the question.
 
-For each paper it is given (already judged relevant, best first) it scores every sentence by
-embedding similarity to the question, vocabulary coverage, and a cue that fits the question's
-kind (results for "what does X find", the method sentence for "which paper does X"). It then
-writes a short answer that names the papers and cites every sentence.
+``select`` decides which relevant papers the answer cites and in which order (the best-supported
+paper first for a one-paper question, retrieval order for a list); ``compose`` then cites them
+as ``[1]``, ``[2]``, ... in exactly that order and never reorders them, so the reference list
+that ``answer.astream`` builds from the same list names the paper each sentence came from.
+Each paper's sentences are scored by embedding similarity to the question, vocabulary coverage,
+and a cue that fits the question's kind (results for "what does X find", the method sentence for
+"which paper does X").
 """
 
 from __future__ import annotations
@@ -13,7 +16,8 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from assistant.relevance import RELATIVE_KEEP, coverage
+from assistant.grounding import sentence_vectors
+from assistant.relevance import Relevance, coverage
 from assistant.textutil import clean_markup, is_list_question, split_sentences
 
 if TYPE_CHECKING:
@@ -61,6 +65,7 @@ def third_person(sentence: str) -> str:
 class ExtractiveAnswerer:
     backend = "extractive"
     model = "extractive-v1"
+    multilingual = False  # it matches English abstract sentences
 
     def __init__(self, *, embedder: Embedder, max_sentences: int = 3, max_papers: int = 5) -> None:
         self.embedder = embedder
@@ -69,16 +74,13 @@ class ExtractiveAnswerer:
         self.usage: dict[str, int] = {}
 
     def _score(self, question: str, papers: Sequence[RetrievedPaper]) -> list[list[_Scored]]:
-        import numpy as np
-
         wants_result = bool(_RESULT_Q.search(question))
         wants_method = bool(_WHICH.search(question)) and not wants_result
         per_paper = [split_sentences(clean_markup(p.paper.abstract)) for p in papers]
         flat = [s for sents in per_paper for s in sents]
         if not flat:
             return [[] for _ in papers]
-        vectors = self.embedder.embed([question, *flat])
-        sims = vectors[1:] @ vectors[0]
+        sims = sentence_vectors(self.embedder, flat) @ self.embedder.embed_query(question)
         out: list[list[_Scored]] = []
         k = 0
         for sents in per_paper:
@@ -96,7 +98,6 @@ class ExtractiveAnswerer:
                 scored.append(_Scored(i, s, score))
                 k += 1
             out.append(scored)
-        _ = np
         return out
 
     def pick(self, question: str, papers: Sequence[RetrievedPaper], *, plural: bool = False
@@ -110,32 +111,39 @@ class ExtractiveAnswerer:
             chosen.append(sorted(best, key=lambda s: s.index))
         return chosen
 
-    def compose(self, question: str, papers: Sequence[RetrievedPaper]) -> str:
-        papers = list(papers)[: self.max_papers]
-        if not papers:
+    async def select(self, question: str, papers: Sequence[RetrievedPaper],
+                     relevance: Relevance) -> list[RetrievedPaper]:
+        """The papers to cite, in citation order.
+
+        A list question: the relevant papers in retrieval order. Otherwise the best-supported
+        paper leads, followed by those whose evidence is close to its own ("also related").
+        """
+        by_id = {rp.paper.paper_id: rp for rp in papers}
+        if is_list_question(question):
+            keep = set(relevance.relevant_ids)
+            return [rp for rp in papers if rp.paper.paper_id in keep][: self.max_papers]
+        return [by_id[pid] for pid in relevance.close_ids if pid in by_id][: self.max_papers]
+
+    def compose(self, question: str, sources: Sequence[RetrievedPaper]) -> str:
+        """The answer, citing ``sources[n - 1]`` as ``[n]``: the order is the caller's."""
+        sources = list(sources)
+        if not sources:
             return "The indexed papers do not answer this question."
-        plural = is_list_question(question) and len(papers) > 1
-        if not plural:  # the best-supported paper leads a singular answer
-            papers.sort(key=lambda rp: -rp.evidence)
-        chosen = self.pick(question, papers, plural=plural)
-        lines: list[str] = []
+        plural = is_list_question(question) and len(sources) > 1
+        chosen = self.pick(question, sources, plural=plural)
         if plural:
-            lines.append(f"{len(papers)} papers in the collection bear on this:")
-            lines.append("")
-            for n, (rp, sents) in enumerate(zip(papers, chosen, strict=True), 1):
+            lines = [f"{len(sources)} papers in the collection bear on this:", ""]
+            for n, (rp, sents) in enumerate(zip(sources, chosen, strict=True), 1):
                 body = " ".join(third_person(s.text) for s in sents)
                 lines.append(f"- **{rp.paper.title}** [{n}]: {body} [{n}]")
             return "\n".join(lines)
-        top = papers[0]
+        top = sources[0]
         where = f" ({top.paper.venue_year})" if top.paper.venue_year else ""
-        lines.append(f"The most relevant paper is **{top.paper.title}**{where} [1].")
-        for s in chosen[0]:
-            lines.append(f"{third_person(s.text)} [1]")
-        text = " ".join(lines)
-        close = [(n, rp) for n, rp in enumerate(papers[1:], 2)
-                 if rp.evidence >= top.evidence * RELATIVE_KEEP]
-        if close:
-            others = [f"**{rp.paper.title}** [{n}]" for n, rp in close]
+        parts = [f"The most relevant paper is **{top.paper.title}**{where} [1]."]
+        parts += [f"{third_person(s.text)} [1]" for s in chosen[0]]
+        text = " ".join(parts)
+        if len(sources) > 1:
+            others = [f"**{rp.paper.title}** [{n}]" for n, rp in enumerate(sources[1:], 2)]
             text += "\n\nAlso related: " + "; ".join(others) + "."
         return text
 
@@ -144,9 +152,9 @@ class ExtractiveAnswerer:
 
         return heuristic(question, history)
 
-    async def stream_answer(self, question: str, papers: Sequence[RetrievedPaper],
+    async def stream_answer(self, question: str, sources: Sequence[RetrievedPaper],
                             history: Sequence[tuple[str, str]] = ()) -> AsyncIterator[str]:
-        text = self.compose(question, papers)
+        text = self.compose(question, sources)
         self.usage = {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}
         for piece in re.split(r"(?<=\s)", text):
             yield piece

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from assistant.textutil import content_words
@@ -59,18 +59,24 @@ def coverage(question: str, text: str) -> float:
 class Relevance:
     relevant: bool
     confidence: float
-    evidence: float
+    best: float  # the best paper's evidence (the decision's margin)
     dense: float
     coverage: float
     relevant_ids: list[str]  # when relevant: papers with evidence above LIST_MARGIN, best first
     close_ids: list[str]  # those whose evidence is near the best one's
-
+    evidence: dict[str, float] = field(default_factory=dict)  # per paper id; > 0 is relevant
 
     def to_dict(self) -> dict[str, object]:
         return {"relevant": self.relevant, "confidence": round(self.confidence, 3),
                 "dense": round(self.dense, 4), "coverage": round(self.coverage, 3),
                 "relevant_papers": len(self.relevant_ids),
                 "close_papers": len(self.close_ids)}
+
+    def scoped(self, paper_ids: Sequence[str]) -> Relevance:
+        """The user picked these papers: they are relevant whatever the evidence says."""
+        evidence = {pid: max(self.evidence.get(pid, 0.0), 1e-3) for pid in paper_ids}
+        return replace(self, relevant=True, relevant_ids=list(paper_ids),
+                       evidence={**self.evidence, **evidence})
 
 
 def names_in(question: str) -> set[str]:
@@ -95,13 +101,13 @@ def evidence(question: str, dense: float, paper_text: str, title: str = "") -> t
 
 
 def judge(question: str, papers: Sequence[RetrievedPaper]) -> Relevance:
+    """Is anything in ``papers`` about ``question``? Pure: the papers are left as they were."""
     if not papers:
         return Relevance(False, 0.0, -math.inf, 0.0, 0.0, [], [])
     scored = []
     for rp in papers:
         e, cov = evidence(question, rp.dense or 0.0, f"{rp.paper.title} {rp.paper.abstract}",
                           rp.paper.title)
-        rp.evidence = e
         scored.append((e, cov, rp))
     best_e, best_cov, best = max(scored, key=lambda x: x[0])
     relevant = best_e > 0
@@ -110,4 +116,5 @@ def judge(question: str, papers: Sequence[RetrievedPaper]) -> Relevance:
     keep = [rp.paper.paper_id for e, _, rp in ranked if relevant and e > LIST_MARGIN]
     close = [rp.paper.paper_id for e, _, rp in ranked
              if relevant and e > 0 and e >= best_e * RELATIVE_KEEP]
-    return Relevance(relevant, confidence, best_e, best.dense or 0.0, best_cov, keep, close)
+    return Relevance(relevant, confidence, best_e, best.dense or 0.0, best_cov, keep, close,
+                     {rp.paper.paper_id: e for e, _, rp in scored})

@@ -15,7 +15,6 @@ from typing import Any, Literal
 
 from assistant import fusion
 from assistant.paper import Paper
-from assistant.relevance import Relevance, judge
 from assistant.store import ChunkHit, PaperStore
 
 Mode = Literal["hybrid", "dense", "lexical"]
@@ -54,7 +53,6 @@ class RetrievedPaper:
     rank: int
     dense: float | None = None
     lexical: float | None = None
-    evidence: float = 0.0  # relevance evidence (see relevance.py); > 0 means relevant
     chunk_ids: list[str] = field(default_factory=list)  # matched chunks, best first
 
 
@@ -62,7 +60,6 @@ class RetrievedPaper:
 class Retrieval:
     query: str
     papers: list[RetrievedPaper]
-    relevance: Relevance
     timings: dict[str, float] = field(default_factory=dict)
     filters: Filters | None = None
 
@@ -215,9 +212,8 @@ class Retriever:
             for rp in missing:
                 rp.dense = sims[rp.paper.paper_id][0] if rp.paper.paper_id in sims else 0.0
         timings["papers_ms"] = (time.perf_counter() - t3) * 1000
-        relevance = judge(query, out)
         timings["retrieve_ms"] = (time.perf_counter() - t0) * 1000
-        return Retrieval(query=query, papers=out, relevance=relevance, timings=timings,
+        return Retrieval(query=query, papers=out, timings=timings,
                          filters=filters)
 
     def _fuse(self, dense: dict[str, tuple[float, list[str]]],

@@ -112,10 +112,11 @@ def test_llm_rerank_reorders_sources(bundled_store, wire):
     retriever = Retriever(store=bundled_store)
     before = [rp.paper.paper_id for rp in retriever.search(QUESTION, k=3).papers]
     result = answer(QUESTION, retriever=retriever, answerer=answerer, k=3)
-    assert [rp.paper.paper_id for rp in result.papers] == [before[2], before[1], before[0]]
+    # [1] is the first source of the LLM's order; `papers` keeps the retrieval ranking
     assert result.citations[0].paper.paper_id == before[2]
-    assert "rerank_ms" in result.timings
+    assert [rp.paper.paper_id for rp in result.papers] == before
+    assert "select_ms" in result.timings
     # an unusable reply keeps the retrieval order
     wire.script("no json here").script("First [1].")
     again = answer(QUESTION, retriever=retriever, answerer=answerer, k=3)
-    assert [rp.paper.paper_id for rp in again.papers] == before
+    assert again.citations[0].paper.paper_id == before[0]

@@ -60,8 +60,16 @@ async def until(pilot: Any, predicate: Any, timeout: float = 15.0, what: str = "
         await pilot.pause(0.02)
 
 
+def shows_ready(app: Any) -> bool:
+    """The store is open and the screen says so (the welcome line, while it is there)."""
+    if not app.session.ready:
+        return False
+    phase = app.chat.query("#welcome-phase")
+    return not phase or text_of(phase.first()).startswith("Ready")
+
+
 async def ready(pilot: Any) -> None:
-    await until(pilot, lambda: pilot.app.session.ready, 30, "the store to open")
+    await until(pilot, lambda: shows_ready(pilot.app), 60, "the store to open")
 
 
 async def ask(pilot: Any, text: str, *, wait: bool = True) -> None:
