@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from assistant.errors import InputError
+from assistant.export import FORMATS
 
 
 def add_commands(sub: Any, *, common: Callable[[argparse.ArgumentParser], None]) -> None:
@@ -34,9 +35,10 @@ def add_commands(sub: Any, *, common: Callable[[argparse.ArgumentParser], None])
     q.add_argument("--json", action="store_true")
     q = hs.add_parser("show", help="one conversation as Markdown")
     q.add_argument("id", type=int, metavar="ID")
-    q = hs.add_parser("export", help="one conversation as Markdown, JSON or BibTeX")
+    q = hs.add_parser("export", help="one conversation as Markdown, JSON, BibTeX, or an "
+                      "evaluation case (suite) for `assistant eval`")
     q.add_argument("id", type=int, metavar="ID")
-    q.add_argument("--format", choices=["md", "json", "bib"], default="md")
+    q.add_argument("--format", choices=FORMATS, default="md")
     q.add_argument("--output", "-o", type=Path, metavar="FILE", help="write here, not stdout")
     q = hs.add_parser("delete", help="delete one conversation")
     q.add_argument("id", type=int, metavar="ID")
@@ -100,6 +102,9 @@ def cmd_history(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise InputError(f"cannot write {output}: {exc.strerror or exc}") from None
     print(f"wrote {output}", file=sys.stderr)
+    if args.format == "suite":
+        print("its expectations are the assistant's own answers: check them, remove "
+              f"`review: true`, then run `assistant eval {output}`", file=sys.stderr)
     return 0
 
 

@@ -8,8 +8,9 @@ import pytest
 from assistant.answer import Answer, Citation
 from assistant.cli import main
 from assistant.corpus import bundled_papers
-from assistant.errors import AssistantError, InputError
-from assistant.export import export, to_bibtex
+from assistant.errors import AssistantError, InputError, SuiteError
+from assistant.evaluation.suite import load_suite
+from assistant.export import FORMATS, export, to_bibtex
 from assistant.history import Conversation, History, Turn
 from assistant.paper import Paper
 from assistant.retrieval import RetrievedPaper
@@ -109,7 +110,7 @@ def test_exports(saved, papers):
     assert bib.count("@inproceedings{") == 2  # DyPE is cited twice, listed once
     assert "title = {{DyPE (Dynamic Position Extrapolation)" in bib
     assert "booktitle = {ICML 2026}" in bib and "year = {2026}" in bib
-    with pytest.raises(InputError, match="md, json, bib"):
+    with pytest.raises(InputError, match="md, json, bib, suite"):
         export(conv, "pdf")
 
 
@@ -153,3 +154,73 @@ def test_history_cli(saved, papers, tmp_path, capsys, monkeypatch):
     capsys.readouterr()
     assert main(["history", "list"]) == 0
     assert "no saved conversations" in capsys.readouterr().err
+
+
+@pytest.fixture
+def kept(tmp_path, papers):
+    """A conversation worth keeping as a test: one answer cites two papers, one refuses."""
+    history = History(tmp_path / "h" / "history.db")
+    conv = history.new("Which paper generates ultra-high-resolution images?",
+                       collection="icml2026")
+    dype, q2d2 = papers["DyPE"], papers["Q2D2"]
+    history.add(conv.id, make_answer(conv.title, "DyPE [1]; Q2D2 is about audio [2].",
+                                     [dype, q2d2], [dype, q2d2]),
+                filters={"venue": "ICML", "paper_id": dype.paper_id, "paper_title": dype.title})
+    refusal = Answer("Which paper folds proteins?", "None of the papers is about that.",
+                     "extractive", "", [], [], refused=True)
+    history.add(conv.id, refusal)
+    return history, conv.id
+
+
+def test_a_conversation_kept_as_an_eval_suite(kept, papers, tmp_path):
+    history, cid = kept
+    assert "suite" in FORMATS
+    text = export(history.get(cid), "suite")
+    assert text.startswith(f"# An evaluation case kept from conversation {cid}")
+    assert "assistant's own answers" in text and "remove `review: true`" in text
+    assert f"#   {papers['DyPE'].paper_id}  DyPE (Dynamic" in text  # which id is which paper
+    path = tmp_path / "kept.yaml"
+    path.write_text(text, encoding="utf-8")
+    suite = load_suite(path)
+    assert suite.name == f"conversation-{cid}" and suite.k == 6
+    assert suite.collection == "icml2026"
+    [case] = suite.cases
+    assert case.id == f"conv-{cid}" and case.review is True
+    first, second = case.turns
+    assert first.question == "Which paper generates ultra-high-resolution images?"
+    assert first.expect_papers == [papers["DyPE"].paper_id, papers["Q2D2"].paper_id]
+    assert first.refuse is None
+    assert first.filters == {"venue": "ICML", "paper_ids": [papers["DyPE"].paper_id]}
+    assert second.question == "Which paper folds proteins?"
+    assert second.expect_papers == [] and second.refuse is True and second.filters == {}
+    # once checked, a person removes the flag; anything but a boolean is refused
+    path.write_text(text.replace("review: true", "review: false"), encoding="utf-8")
+    assert load_suite(path).cases[0].review is False
+    path.write_text(text.replace("review: true", "review: later"), encoding="utf-8")
+    with pytest.raises(SuiteError, match="'review' must be true or false"):
+        load_suite(path)
+
+
+def test_an_answer_with_no_citation_is_kept_as_answered(tmp_path):
+    c = Conversation(4, "t", turns=[Turn(make_answer("What is new?", "Many things.", [], []))])
+    path = tmp_path / "s.yaml"
+    path.write_text(export(c, "suite"), encoding="utf-8")
+    assert load_suite(path).cases[0].turns[0].refuse is False  # still a case that loads
+    with pytest.raises(InputError, match="nothing to keep"):
+        export(Conversation(5, "empty"), "suite")
+
+
+def test_history_cli_exports_a_suite(kept, papers, tmp_path, capsys, monkeypatch):
+    history, cid = kept
+    monkeypatch.setenv("ASSISTANT_HISTORY", str(history.path))
+    target = tmp_path / "case.yaml"
+    assert main(["history", "export", str(cid), "--format", "suite", "--output",
+                 str(target)]) == 0
+    err = capsys.readouterr().err
+    assert f"wrote {target}" in err and "review: true" in err
+    suite = load_suite(target)
+    assert [c.id for c in suite.cases] == [f"conv-{cid}"] and suite.cases[0].review
+    assert suite.cases[0].turns[0].expect_papers[0] == papers["DyPE"].paper_id
+    with pytest.raises(SystemExit):
+        main(["history", "export", str(cid), "--format", "yaml"])
+    assert "choose from 'md', 'json', 'bib', 'suite'" in capsys.readouterr().err

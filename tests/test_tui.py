@@ -13,11 +13,13 @@ from tui_helpers import (
     ask,
     asyncio_test,
     ready,
+    shows_ready,
     text_of,
     until,
 )
 
 from assistant.answer import Answer
+from assistant.evaluation.suite import load_suite
 from assistant.history import History
 from assistant.paper import Paper
 from assistant.settings import load_settings
@@ -349,12 +351,34 @@ async def test_slash_commands_keys_and_palette(make_app, tmp_path):
 
 
 @asyncio_test
+async def test_ctrl_t_keeps_the_conversation_as_a_test_case(make_app, tmp_path):
+    app = make_app(backend="extractive")
+    async with app.run_test(size=WIDE) as pilot:
+        await ready(pilot)
+        await ask(pilot, QUESTION)
+        dype = app.chat.answers()[0].citations[0].paper
+        assert dype.title.startswith("DyPE")
+        assert "Keep as test case" in {c.title for c in app.get_system_commands(app.chat)}
+        await pilot.press("ctrl+t")
+        target = app.exports_dir() / f"conversation-{app.chat.conversation_id}.yaml"
+        await until(pilot, target.exists, what="the suite file")
+        assert f"Saved to {target}." in app.notes[-1][2]
+        [case] = load_suite(target).cases
+        assert case.review is True and case.turns[0].question == QUESTION
+        assert dype.paper_id in case.turns[0].expect_papers
+        named = tmp_path / "kept" / "dype.yaml"
+        await ask(pilot, f"/export suite {named}", wait=False)
+        await until(pilot, named.exists, what="the named suite file")
+        assert load_suite(named).cases[0].id == f"conv-{app.chat.conversation_id}"
+
+
+@asyncio_test
 async def test_first_run_ingests_the_bundled_list(tmp_path, embedder):
     app = RecordingApp(load_settings(store=tmp_path / "empty-store"), embedder=embedder)
     phases: list[str] = []
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: app.session.ready or phases.append(
-            text_of(app.chat.query_one("#welcome-phase"))), 60, "the ingest")
+        await until(pilot, lambda: shows_ready(app) or phases.append(
+            text_of(app.chat.query_one("#welcome-phase"))), 120, "the ingest")
         assert app.session.ingested and app.session.paper_count == 19
         assert any("ingesting the bundled ICML 2026 list" in p for p in phases)
         assert "19 papers" in text_of(app.chat.query_one("#welcome-phase"))

@@ -59,6 +59,7 @@ class Case:
     id: str
     turns: list[Turn]
     tags: list[str] = field(default_factory=list)
+    review: bool = False  # expectations not yet checked by a person (a kept conversation)
 
 
 @dataclass
@@ -126,11 +127,15 @@ def load_suite(path: Path) -> Suite:
                 raise SuiteError(f"{where}: 'turns' must be a non-empty list")
             turns = [_turn(t, f"{where} turn {j}") for j, t in enumerate(raw["turns"], 1)]
         else:
-            turns = [_turn({k: v for k, v in raw.items() if k not in ("id", "tags")}, where)]
+            turns = [_turn({k: v for k, v in raw.items() if k not in ("id", "tags", "review")},
+                           where)]
         if not any(t.scored for t in turns):
             raise SuiteError(f"{where}: nothing to score (add expect_papers, expect_facts or "
                              "refuse)")
-        cases.append(Case(cid, turns, _as_list(raw.get("tags"), where)))
+        review = raw.get("review", False)
+        if not isinstance(review, bool):
+            raise SuiteError(f"{where}: 'review' must be true or false")
+        cases.append(Case(cid, turns, _as_list(raw.get("tags"), where), review))
     thresholds = data.get("thresholds") or {}
     bad = set(thresholds) - set(METRICS) - {"latency_ms_p95"}
     if bad:

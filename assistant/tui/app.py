@@ -50,6 +50,9 @@ class AssistantApp(App[None]):
                 tooltip="Browse every paper in the store"),
         Binding("ctrl+r", "conversations", "Chats", id="app.chats",
                 tooltip="Saved conversations: resume, search, delete"),
+        Binding("ctrl+t", "keep_test", "Keep as test case", show=False, id="app.keep_test",
+                tooltip="Save this conversation as an evaluation case (/export suite) to "
+                        "check and run with assistant eval"),
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True,
                 tooltip="Quit (the conversation is already saved)"),
     ]
@@ -232,9 +235,12 @@ class AssistantApp(App[None]):
         await self.push_screen(ConversationsScreen(
             search=search, delete=delete, current=self.chat.conversation_id), chosen)
 
+    def action_keep_test(self) -> None:
+        self.action_export("suite")
+
     @work(group="export")
     async def action_export(self, fmt: str = "md", path: str = "") -> None:
-        from assistant.export import export
+        from assistant.export import export, suffix
 
         cid = self.chat.conversation_id
         if cid is None:
@@ -245,12 +251,16 @@ class AssistantApp(App[None]):
         except AssistantError as exc:
             self.notify(str(exc), title="Export failed", severity="error")
             return
-        self.write_export(text, path, default_name=f"conversation-{cid}.{fmt}")
+        then = (" Its expectations are the assistant's own answers: check them, then remove "
+                "`review: true`." if fmt == "suite" else "")
+        self.write_export(text, path, default_name=f"conversation-{cid}.{suffix(fmt)}",
+                          then=then)
 
     def exports_dir(self) -> Path:
         return self.settings.history.parent / "exports"
 
-    def write_export(self, text: str, path: str, *, default_name: str) -> Path | None:
+    def write_export(self, text: str, path: str, *, default_name: str,
+                     then: str = "") -> Path | None:
         target = Path(path).expanduser() if path else self.exports_dir() / default_name
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -259,7 +269,8 @@ class AssistantApp(App[None]):
             self.notify(f"cannot write {target}: {exc.strerror or exc}: give another path, "
                         "e.g. /save ~/answer.md", title="Save failed", severity="error")
             return None
-        self.notify(f"Saved to {target}", timeout=6)
+        self.notify(f"Saved to {target}.{then}" if then else f"Saved to {target}",
+                    timeout=10 if then else 6)
         return target
 
     @work(exclusive=True, group="model")
@@ -331,6 +342,8 @@ class AssistantApp(App[None]):
             yield SystemCommand(f"Export conversation as {what}",
                                 f"Write the conversation to a .{fmt} file (/export {fmt})",
                                 lambda fmt=fmt: self.action_export(fmt))  # type: ignore[misc]
+        yield SystemCommand("Keep as test case", "Save the conversation as an evaluation case "
+                            "for assistant eval (ctrl+t, /export suite)", self.action_keep_test)
         yield SystemCommand("Earlier answer", "Select the answer above (alt+up)",
                             lambda: chat.action_select(-1))
         yield SystemCommand("Later answer", "Select the answer below (alt+down)",

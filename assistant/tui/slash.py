@@ -1,6 +1,6 @@
 """Slash commands typed into the chat input, and the question's scope (plain Python).
 
-    /help  /new  /papers  /history  /export [md|json|bib] [FILE]  /model [NAME|offline]
+    /help  /new  /papers  /history  /export [md|json|bib|suite] [FILE]  /model [NAME|offline]
     /filter venue=ICML year=2026 author=NAME paper=ID   /filter off   /copy  /save
 """
 
@@ -21,7 +21,8 @@ COMMANDS: dict[str, str] = {
     "/new": "start a new conversation",
     "/papers": "browse every paper in the store",
     "/history": "saved conversations: resume, search, delete",
-    "/export": "/export [md|json|bib] [FILE]: save this conversation to a file",
+    "/export": "/export [md|json|bib|suite] [FILE]: save this conversation to a file; "
+               "suite keeps it as a test case",
     "/model": "/model [NAME|offline]: show or switch the chat model",
     "/filter": "/filter venue=V year=Y author=A paper=ID, or /filter off",
     "/copy": "copy the selected answer with its references",
