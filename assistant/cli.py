@@ -80,6 +80,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--baseline", type=Path, help="an earlier run folder to compare with")
     p.add_argument("--judge", action="store_true", help="also score answers with the LLM judge")
     p.add_argument("--backend", choices=["auto", "llm", "extractive"])
+    p.add_argument("--split", help="run one part of the suite or of the queries (dev: tune on "
+                   "it; test: report it)")
+    p.add_argument("--splits", type=Path, help="eval retrieval: a JSON file of query-id splits "
+                   "({\"dev\": [...], \"test\": [...]}); --split picks one (default test)")
     p.add_argument("--runs-dir", type=Path, default=Path("evals/runs"),
                    help="where reports are written (default evals/runs)")
     _common(p)
@@ -258,7 +262,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
                                store=store,
                                retriever=Retriever.from_settings(settings, store=store),
                                mode=args.mode or settings.retrieval_mode,
-                               progress=lambda m: print(m, file=sys.stderr))
+                               progress=lambda m: print(m, file=sys.stderr),
+                               only=(beir.split_ids(args.splits, args.split or "test")
+                                     if args.splits else None))
         if args.json:
             _print_json(result)
         else:
@@ -275,6 +281,8 @@ def _eval_suite(args: argparse.Namespace) -> int:
     from assistant.retrieval import Retriever
 
     suite = load_suite(Path(args.target))
+    if args.split:
+        suite = suite.only(args.split)
     settings = _settings(args, backend=args.backend)
     if suite.collection and not args.collection:
         settings = settings.model_copy(update={"collection": suite.collection})
@@ -294,7 +302,7 @@ def _eval_suite(args: argparse.Namespace) -> int:
         assert isinstance(judge_answerer, LLMAnswerer)
         judge = judge_answerer.chat
     result = runner.run_suite(suite, retriever=Retriever.from_settings(settings, store=store),
-                              answerer=answerer, embedder=store.embedder, judge_model=judge,
+                              answerer=answerer, judge_model=judge,
                               progress=None if args.json else lambda m: print(m, file=sys.stderr))
     out = runner.write_reports(result, args.runs_dir, baseline)
     if args.json:

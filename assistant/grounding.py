@@ -36,9 +36,9 @@ if TYPE_CHECKING:
     from assistant.retrieval import RetrievedPaper
 
 # fitted by bench/grounding_judge.py on the dev pairs (see the README for the test figures)
-SUPPORTED = 0.62
-WEAK = 0.45
-W_COSINE = 0.5  # score = W_COSINE * cosine + (1 - W_COSINE) * word containment
+SUPPORTED = 0.641
+WEAK = 0.591
+W_COSINE = 0.7  # score = W_COSINE * cosine + (1 - W_COSINE) * word containment
 MISATTRIBUTION_MARGIN = 0.08  # how much better another paper must support a claim
 
 # words that frame a claim rather than state it ("The most relevant paper is ...")

@@ -85,7 +85,8 @@ def test_suite_run_writes_reports_and_gates(bundled_store, tmp_path, capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["passed"] and out["overall"]["refusal_accuracy"] == 1.0
     assert out["overall"]["fact_coverage"] == 0.5
-    assert 0.5 < out["overall"]["support"] <= 1.0
+    # offline answers quote the abstracts they cite: every claim supported, none misattributed
+    assert out["overall"]["supported"] == 1.0 and out["overall"]["misattributed"] == 0
     report = json.loads((runs / out["report"].split("/")[-1] / "report.json").read_text())
     assert {c["id"] for c in report["cases"]} == {"dype", "follow", "absent"}
     md = (runs / out["report"].split("/")[-1] / "report.md").read_text()
@@ -132,3 +133,63 @@ def test_the_judge_must_answer_strict_json(bundled_store, wire, tmp_path, monkey
     wire.script("DyPE [1].").script("I think it is pretty good!")
     assert main(["eval", str(suite), "--runs-dir", str(tmp_path / "r"), "--judge"]) == 2
     assert "not the required JSON" in capsys.readouterr().err
+
+
+def test_a_misattributed_claim_fails_the_gate(bundled_store, wire, tmp_path, monkeypatch, capsys):
+    """An LLM that quotes the second paper's abstract under [1]: the harness must see it."""
+    from assistant.retrieval import Retriever
+
+    question = "Which paper makes pretrained diffusion transformers produce huge images?"
+    ranked = Retriever(store=bundled_store).search(question, k=4).papers
+    quoted = ranked[1].paper.abstract.split(". ")[2]
+    suite = tmp_path / "m.yaml"
+    suite.write_text(f"k: 4\nthresholds: {{misattributed: 0}}\ncases:\n  - id: m\n"
+                     f"    question: {question}\n    expect_papers: [DyPE]\n")
+    monkeypatch.setenv("OPENAI_BASE_URL", wire.base_url)
+    wire.script(f"{ranked[0].paper.title} answers this [1]. {quoted} [1].")
+    assert main(["eval", str(suite), "--runs-dir", str(tmp_path / "r"), "--json"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["overall"]["misattributed"] == 1
+    assert out["failures"] == [{"metric": "misattributed", "value": 1.0, "threshold": 0.0}]
+    report = json.loads((tmp_path / "r" / out["report"].split("/")[-1] / "report.json")
+                        .read_text())
+    flagged = [s for s in report["cases"][0]["turns"][0]["sentences"] if s["misattributed"]]
+    assert len(flagged) == 1 and flagged[0]["text"].startswith(quoted[:30])
+    assert flagged[0]["claims"][0]["best_paper_id"] == ranked[1].paper.paper_id
+
+
+def test_splits_select_cases_and_are_checked(bundled_store, tmp_path, capsys):
+    suite = tmp_path / "s.yaml"
+    suite.write_text(SUITE + "splits: s.json\n")
+    (tmp_path / "s.json").write_text('{"dev": ["dype", "follow"], "test": ["absent"]}')
+    assert main(["eval", str(suite), "--split", "test", "--runs-dir", str(tmp_path / "r"),
+                 "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["overall"]["cases"] == 1 and out["overall"]["refusal_accuracy"] == 1.0
+    assert main(["eval", str(suite), "--split", "holdout"]) == 2
+    assert "no split 'holdout'" in capsys.readouterr().err
+    (tmp_path / "s.json").write_text('{"dev": ["dype", "nope"], "test": ["dype"]}')
+    with pytest.raises(SuiteError, match="not in the suite: nope"):
+        load_suite(suite)
+
+
+def test_no_suite_fact_is_given_away_by_the_question_or_the_title():
+    """A fact an answer gets by echoing the question, or the derived title every answer prints,
+    tests nothing."""
+    from pathlib import Path
+
+    from assistant.corpus import bundled_papers
+    from assistant.evaluation.suite import resolve_papers
+
+    papers = bundled_papers()
+    suite = load_suite(Path(__file__).parents[1] / "evals" / "icml2026.yaml")
+    assert set(suite.splits) == {"dev", "test"}
+    assert {i for v in suite.splits.values() for i in v} == {c.id for c in suite.cases}
+    titles = {p.paper_id: p.title for p in papers}
+    for case in suite.cases:
+        for turn in case.turns:
+            expected = resolve_papers(turn.expect_papers, papers, case.id)
+            for fact in turn.expect_facts:
+                assert not fact_found(fact, turn.question), (case.id, fact)
+                for pid in expected:
+                    assert not fact_found(fact, titles[pid]), (case.id, fact, titles[pid])

@@ -9,7 +9,7 @@ from __future__ import annotations
 import csv
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +53,18 @@ def load_qrels(path: Path) -> dict[str, dict[str, int]]:
     return qrels
 
 
+def split_ids(path: Path, name: str) -> set[str]:
+    """The query ids of one split in a JSON splits file ({"dev": [...], "test": [...]})."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise InputError(f"cannot read the splits file {path} ({exc})") from None
+    if not isinstance(data.get(name), list):
+        have = ", ".join(k for k, v in data.items() if isinstance(v, list))
+        raise InputError(f"{path} has no split {name!r} (it has: {have})")
+    return {str(i) for i in data[name]}
+
+
 def default_collection(corpus: Path) -> str:
     stem = corpus.parent.name if corpus.stem in ("corpus", "docs") else corpus.stem
     name = "".join(c if c.isalnum() or c in "._-" else "-" for c in f"beir-{stem}")
@@ -61,14 +73,16 @@ def default_collection(corpus: Path) -> str:
 
 def evaluate(*, corpus: Path, queries: Path, qrels: Path, store: PaperStore,
              retriever: Retriever, mode: Mode = "hybrid",
-             progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+             progress: Callable[[str], None] | None = None,
+             only: Collection[str] | None = None) -> dict[str, Any]:
+    """nDCG@10, recall@10/100, MRR@10 over the judged queries (``only``: a subset of them)."""
     qs = load_queries(queries)
     judged = load_qrels(qrels)
     papers = load_papers(corpus)
     report = store.ingest(papers, source=str(corpus.resolve()))
     if progress:
         progress(report.summary())
-    ids = [q for q in qs if q in judged]
+    ids = [q for q in qs if q in judged and (only is None or q in only)]
     if not ids:
         raise InputError(f"no query in {queries} has a judgement in {qrels}")
     retriever.index()  # build or load outside the timed loop

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -12,42 +11,19 @@ from typing import Any
 
 from assistant import prompts
 from assistant.answer import Answer, Answerer, answer
+from assistant.citations import cited_numbers
 from assistant.errors import SuiteError
 from assistant.evaluation.metrics import mean, percentile
-from assistant.evaluation.suite import METRICS, Suite, dumps, fact_found, resolve_papers
+from assistant.evaluation.suite import (
+    MAX_METRICS,
+    METRICS,
+    Suite,
+    dumps,
+    fact_found,
+    resolve_papers,
+)
 from assistant.llm import complete, json_reply
 from assistant.retrieval import Filters, Retriever
-from assistant.textutil import split_sentences
-
-_CITE = re.compile(r"\[(\d+(?:, \d+)*)\]")
-
-
-def support_scores(ans: Answer, embedder: Any) -> list[float]:
-    """Per cited answer sentence: best cosine to a sentence of the abstracts it cites."""
-    import numpy as np
-
-    by_n = {c.n: c.paper for c in ans.citations}
-    pairs: list[tuple[str, list[str]]] = []
-    for sentence in split_sentences(ans.text.replace("\n", " ")):
-        ns = [int(n) for m in _CITE.finditer(sentence) for n in m.group(1).split(", ")]
-        cited = [by_n[n] for n in ns if n in by_n]
-        if not cited:
-            continue
-        claim = _CITE.sub("", sentence).replace("**", "").strip()
-        if len(claim) < 15:
-            continue
-        pairs.append((claim, [s for p in cited for s in split_sentences(p.abstract)]))
-    if not pairs:
-        return []
-    texts = [c for c, _ in pairs] + [s for _, ss in pairs for s in ss]
-    vecs = embedder.embed(texts)
-    claims, rest = vecs[: len(pairs)], vecs[len(pairs):]
-    out, offset = [], 0
-    for i, (_, ss) in enumerate(pairs):
-        block = rest[offset: offset + len(ss)]
-        offset += len(ss)
-        out.append(float(np.max(block @ claims[i])) if len(ss) else 0.0)
-    return out
 
 
 def judge_answer(question: str, ans: Answer, *, model: Any, prompts_dir: Any = None) -> dict:
@@ -69,10 +45,11 @@ def judge_answer(question: str, ans: Answer, *, model: Any, prompts_dir: Any = N
     return {"score": score, "reason": reason}
 
 
-def _turn_metrics(turn: Any, ans: Answer, expected: list[str], k: int,
-                  embedder: Any) -> dict[str, Any]:
+def _turn_metrics(turn: Any, ans: Answer, expected: list[str], k: int) -> dict[str, Any]:
     retrieved = [rp.paper.paper_id for rp in ans.papers[:k]]
-    cited = [c.paper.paper_id for c in ans.citations]
+    by_n = {c.n: c.paper.paper_id for c in ans.citations}
+    # what the text cites, in order of first use (a reference the text never uses is no claim)
+    cited = list(dict.fromkeys(by_n[n] for n in cited_numbers(ans.text) if n in by_n))
     m: dict[str, Any] = {}
     refuse_expected = bool(turn.refuse)
     m["refusal_accuracy"] = 1.0 if ans.refused == refuse_expected else 0.0
@@ -80,21 +57,25 @@ def _turn_metrics(turn: Any, ans: Answer, expected: list[str], k: int,
         hits = [retrieved.index(e) + 1 for e in expected if e in retrieved]
         m["retrieval_recall"] = len(hits) / len(expected)
         m["mrr"] = 1.0 / min(hits) if hits else 0.0
+        m["answered"] = 0.0 if ans.refused else 1.0
         m["citation_recall"] = len(set(expected) & set(cited)) / len(expected)
         m["citation_precision"] = (len([c for c in cited if c in expected]) / len(cited)
                                    if cited else 0.0)
+        if len(expected) == 1:
+            m["cited_first"] = 1.0 if cited[:1] == expected else 0.0
     if turn.expect_facts:
         found = [f for f in turn.expect_facts if fact_found(f, ans.text)]
         m["fact_coverage"] = len(found) / len(turn.expect_facts)
         m["facts_missing"] = [f for f in turn.expect_facts if f not in found]
-    if not ans.refused and ans.citations:
-        sup = support_scores(ans, embedder)
-        if sup:
-            m["support"] = mean(sup)
+    if ans.grounding is not None and ans.grounding.claims:
+        summary = ans.grounding.summary()
+        m["supported"] = summary["supported"] / summary["claims"]
+        m["misattributed"] = summary["misattributed"]
+        m["claims"] = summary["claims"]
     return m
 
 
-def run_suite(suite: Suite, *, retriever: Retriever, answerer: Answerer, embedder: Any,
+def run_suite(suite: Suite, *, retriever: Retriever, answerer: Answerer,
               judge_model: Any = None, progress: Callable[[str], None] | None = None
               ) -> dict[str, Any]:
     papers = retriever.store.papers()
@@ -116,36 +97,55 @@ def run_suite(suite: Suite, *, retriever: Retriever, answerer: Answerer, embedde
             history.append((turn.question, ans.text))
             if not turn.scored:
                 continue
-            m = _turn_metrics(turn, ans, expected, suite.k, embedder)
+            m = _turn_metrics(turn, ans, expected, suite.k)
             if judge_model is not None and not ans.refused:
                 verdict = judge_answer(turn.question, ans, model=judge_model)
                 m["judge_score"], m["judge_reason"] = verdict["score"], verdict["reason"]
             turns_out.append({"turn": j, "question": turn.question, "answer": ans.text,
                               "refused": ans.refused, "search_query": ans.search_query,
                               "cited": [c.paper.title for c in ans.citations],
+                              "sentences": (ans.grounding.to_dict()["sentences"]
+                                            if ans.grounding else []),
                               "retrieved": [rp.paper.title for rp in ans.papers[:suite.k]],
                               "metrics": m})
-        case_metrics = {key: mean([t["metrics"][key] for t in turns_out if key in t["metrics"]])
+        case_metrics = {key: _combine(key, [t["metrics"][key] for t in turns_out
+                                            if key in t["metrics"]])
                         for key in METRICS if any(key in t["metrics"] for t in turns_out)}
-        cases_out.append({"id": case.id, "tags": case.tags, "metrics": case_metrics,
-                          "turns": turns_out})
+        cases_out.append({"id": case.id, "tags": case.tags, "review": case.review,
+                          "metrics": case_metrics, "turns": turns_out})
         if progress:
             progress(f"{case.id}: " + ", ".join(f"{k}={v:.2f}" for k, v in case_metrics.items()))
-    overall = {key: round(mean([c["metrics"][key] for c in cases_out if key in c["metrics"]]), 4)
-               for key in METRICS if any(key in c["metrics"] for c in cases_out)}
+    overall = _aggregate(cases_out)
+    by_tag = {tag: _aggregate([c for c in cases_out if tag in c["tags"]])
+              for tag in sorted({t for c in cases_out for t in c["tags"]})}
     overall["latency_ms_p50"] = round(percentile(latencies, 0.5), 1)
     overall["latency_ms_p95"] = round(percentile(latencies, 0.95), 1)
     overall["tokens"] = tokens_used
-    failures = []
+    failures, unmeasured = [], []
     for key, bound in suite.thresholds.items():
         value = overall.get(key)
-        ok = value is not None and (value <= bound if key == "latency_ms_p95" else value >= bound)
-        if not ok:
+        if value is None:  # no case of this run measures it (e.g. a split of refusals only)
+            unmeasured.append(key)
+        elif not (value <= bound if key in MAX_METRICS else value >= bound):
             failures.append({"metric": key, "value": value, "threshold": bound})
-    return {"suite": suite.name, "backend": answerer.backend, "model": answerer.model,
-            "cases": cases_out, "overall": overall, "thresholds": suite.thresholds,
+    return {"suite": suite.name, "split": suite.split or "all", "backend": answerer.backend,
+            "model": answerer.model, "cases": cases_out, "overall": overall, "by_tag": by_tag,
+            "unreviewed": [c["id"] for c in cases_out if c["review"]], "unmeasured": unmeasured,
+            "thresholds": suite.thresholds,
             "failures": failures, "passed": not failures,
             "when": time.strftime("%Y-%m-%dT%H:%M:%S")}
+
+
+def _combine(key: str, values: list[float]) -> float:
+    """Counts add up; rates average."""
+    return float(sum(values)) if key == "misattributed" else mean(values)
+
+
+def _aggregate(cases: list[dict[str, Any]]) -> dict[str, Any]:
+    out = {key: round(_combine(key, [c["metrics"][key] for c in cases if key in c["metrics"]]), 4)
+           for key in METRICS if any(key in c["metrics"] for c in cases)}
+    out["cases"] = len(cases)
+    return out
 
 
 def load_baseline(path: Path) -> dict[str, Any]:
@@ -158,8 +158,18 @@ def load_baseline(path: Path) -> dict[str, Any]:
         raise SuiteError(f"{target} is not a report.json written by `assistant eval`") from None
 
 
+_CASE_COLUMNS = ("retrieval_recall", "mrr", "citation_precision", "citation_recall",
+                 "fact_coverage", "refusal_accuracy", "supported", "misattributed")
+
+
+def _bad(c: dict[str, Any]) -> bool:
+    m = c["metrics"]
+    return bool(m.get("misattributed")) or any(
+        v < 1.0 for k, v in m.items() if k in _CASE_COLUMNS and k != "misattributed")
+
+
 def markdown(result: dict[str, Any], baseline: dict[str, Any] | None = None) -> str:
-    lines = [f"# Evaluation: {result['suite']}", "",
+    lines = [f"# Evaluation: {result['suite']} ({result.get('split', 'all')})", "",
              f"Backend `{result['backend']}` (model `{result['model']}`), {result['when']}, "
              f"{len(result['cases'])} cases. **{'PASSED' if result['passed'] else 'FAILED'}**",
              "", "| metric | value | threshold |" + (" baseline | Δ |" if baseline else ""),
@@ -177,21 +187,36 @@ def markdown(result: dict[str, Any], baseline: dict[str, Any] | None = None) -> 
         lines += ["", "## Thresholds missed", ""]
         lines += [f"- {f['metric']}: {f['value']} (needs {f['threshold']})"
                   for f in result["failures"]]
-    lines += ["", "## Cases", "", "| case | " + " | ".join(METRICS[:6]) + " |",
-              "|---|" + "---|" * 6]
+    if result.get("unreviewed"):
+        lines += ["", f"**Not yet reviewed by a person** (`review: true`): "
+                  f"{', '.join(result['unreviewed'])}"]
+    if result.get("by_tag"):
+        keys = [k for k in METRICS if any(k in v for v in result["by_tag"].values())]
+        lines += ["", "## By tag", "", "| tag | cases | " + " | ".join(keys) + " |",
+                  "|---|---|" + "---|" * len(keys)]
+        for tag, agg in result["by_tag"].items():
+            cells = [f"{agg[k]:g}" if k in agg else "" for k in keys]
+            lines.append(f"| {tag} | {agg['cases']} | " + " | ".join(cells) + " |")
+    lines += ["", "## Cases", "", "| case | " + " | ".join(_CASE_COLUMNS) + " |",
+              "|---|" + "---|" * len(_CASE_COLUMNS)]
     for c in result["cases"]:
-        cells = [f"{c['metrics'][k]:.2f}" if k in c["metrics"] else "" for k in METRICS[:6]]
+        cells = [f"{c['metrics'][k]:.2f}" if k in c["metrics"] else "" for k in _CASE_COLUMNS]
         lines.append(f"| {c['id']} | " + " | ".join(cells) + " |")
-    weak = [c for c in result["cases"] if any(v < 1.0 for k, v in c["metrics"].items()
-                                               if k in METRICS[:6])]
+    weak = [c for c in result["cases"] if _bad(c)]
     if weak:
-        lines += ["", "## Cases below 1.0", ""]
+        lines += ["", "## Cases below 1.0 or with a misattributed claim", ""]
         for c in weak:
             for t in c["turns"]:
                 lines += [f"### {c['id']} (turn {t['turn']})", "", f"**Q:** {t['question']}",
                           "", f"**Search query:** {t['search_query']}", "",
                           f"**A:** {t['answer'][:600]}", "",
                           f"Retrieved: {'; '.join(t['retrieved'][:4])}", ""]
+                flagged = [s for s in t.get("sentences", [])
+                           if s["misattributed"] or s["verdict"] != "supported"]
+                lines += [f"- {s['verdict']}{' · MISATTRIBUTED' if s['misattributed'] else ''}: "
+                          f"{s['text'][:160]}" for s in flagged]
+                if flagged:
+                    lines.append("")
     return "\n".join(lines) + "\n"
 
 

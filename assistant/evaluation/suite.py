@@ -4,7 +4,8 @@ A suite is YAML::
 
     name: icml2026
     k: 6                                  # papers per answer (optional)
-    thresholds: {citation_recall: 0.8, refusal_accuracy: 0.9, ...}
+    thresholds: {citation_recall: 0.8, refusal_accuracy: 0.9, misattributed: 0, ...}
+    splits: icml2026.splits.json          # {"dev": [case ids], "test": [case ids]} (optional)
     cases:
       - id: dype
         question: Which paper ...?
@@ -20,9 +21,12 @@ A suite is YAML::
         refuse: true
 
 Every turn with expectations is scored: retrieval recall@k and MRR of the expected papers,
-citation precision and recall, fact coverage, refusal accuracy, a support score per answer
-sentence (embedding similarity of the sentence to its cited abstracts' best sentence),
-latency and tokens. An optional LLM judge scores answers with strict JSON.
+citation precision and recall (from the numbers the text cites), whether the expected paper is
+cited first, fact coverage, refusal accuracy, the share of cited claims the grounding judge
+finds supported, and the count of misattributed claims (a claim another retrieved paper
+supports clearly better than the one it cites; see assistant/grounding.py), latency and
+tokens. An optional LLM judge scores answers with strict JSON. ``--split dev|test`` runs one
+part of a suite that declares its splits: tune on dev, report test.
 """
 
 from __future__ import annotations
@@ -38,7 +42,10 @@ import yaml
 from assistant.errors import SuiteError
 
 METRICS = ("retrieval_recall", "mrr", "citation_precision", "citation_recall", "fact_coverage",
-           "refusal_accuracy", "support", "judge_score")
+           "refusal_accuracy", "answered", "cited_first", "supported", "misattributed",
+           "judge_score")
+# metrics where lower is better: a threshold is a maximum
+MAX_METRICS = ("misattributed", "latency_ms_p95")
 
 
 @dataclass
@@ -70,6 +77,17 @@ class Suite:
     thresholds: dict[str, float] = field(default_factory=dict)
     collection: str | None = None
     path: Path | None = None
+    splits: dict[str, list[str]] = field(default_factory=dict)  # split name -> case ids
+    split: str | None = None  # the split this Suite was narrowed to
+
+    def only(self, split: str) -> Suite:
+        """The cases of one split (``dev`` to tune on, ``test`` to report)."""
+        if split not in self.splits:
+            have = ", ".join(sorted(self.splits)) or "none: add a `splits:` file to the suite"
+            raise SuiteError(f"suite {self.name} has no split {split!r} (splits: {have})")
+        keep = set(self.splits[split])
+        return Suite(self.name, [c for c in self.cases if c.id in keep], self.k,
+                     self.thresholds, self.collection, self.path, self.splits, split)
 
 
 def _as_list(value: Any, where: str) -> list[str]:
@@ -113,8 +131,41 @@ def load_suite(path: Path) -> Suite:
         raise SuiteError(f"{path}: not valid YAML{line}") from None
     if not isinstance(data, dict) or not isinstance(data.get("cases"), list):
         raise SuiteError(f"{path}: a suite is a mapping with a 'cases' list")
-    cases, seen = [], set()
-    for i, raw in enumerate(data["cases"], 1):
+    seen: set[str] = set()
+    cases = _cases(data["cases"], path, seen)
+    thresholds = data.get("thresholds") or {}
+    bad = set(thresholds) - set(METRICS) - {"latency_ms_p95"}
+    if bad:
+        raise SuiteError(f"{path}: unknown threshold(s) {', '.join(sorted(bad))}; use "
+                         f"{', '.join(METRICS)}, latency_ms_p95")
+    splits = _splits(path, data.get("splits"), {c.id for c in cases})
+    return Suite(str(data.get("name") or path.stem), cases, int(data.get("k") or 6),
+                 {k: float(v) for k, v in thresholds.items()}, data.get("collection"), path,
+                 splits)
+
+
+def _splits(path: Path, value: Any, ids: set[str]) -> dict[str, list[str]]:
+    """``splits: FILE.json`` beside the suite: {"dev": [case ids], "test": [case ids]}."""
+    if not value:
+        return {}
+    target = path.parent / str(value)
+    try:
+        data = json.loads(target.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise SuiteError(f"{path}: cannot read its splits file {target} ({exc})") from None
+    splits = {k: [str(i) for i in v] for k, v in data.items() if isinstance(v, list)}
+    listed = [i for v in splits.values() for i in v]
+    unknown = sorted(set(listed) - ids)
+    if unknown:
+        raise SuiteError(f"{target}: ids not in the suite: {', '.join(unknown[:5])}")
+    if len(listed) != len(set(listed)):
+        raise SuiteError(f"{target}: a case is in more than one split")
+    return splits
+
+
+def _cases(raws: list[Any], path: Path, seen: set[str]) -> list[Case]:
+    cases: list[Case] = []
+    for i, raw in enumerate(raws, 1):
         if not isinstance(raw, dict):
             raise SuiteError(f"{path}: case {i} is not a mapping")
         cid = str(raw.get("id") or f"case-{i}")
@@ -136,13 +187,7 @@ def load_suite(path: Path) -> Suite:
         if not isinstance(review, bool):
             raise SuiteError(f"{where}: 'review' must be true or false")
         cases.append(Case(cid, turns, _as_list(raw.get("tags"), where), review))
-    thresholds = data.get("thresholds") or {}
-    bad = set(thresholds) - set(METRICS) - {"latency_ms_p95"}
-    if bad:
-        raise SuiteError(f"{path}: unknown threshold(s) {', '.join(sorted(bad))}; use "
-                         f"{', '.join(METRICS)}, latency_ms_p95")
-    return Suite(str(data.get("name") or path.stem), cases, int(data.get("k") or 6),
-                 {k: float(v) for k, v in thresholds.items()}, data.get("collection"), path)
+    return cases
 
 
 def fact_found(fact: str, text: str) -> bool:
