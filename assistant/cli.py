@@ -183,16 +183,45 @@ def cmd_ask(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(result.to_dict())
         return 0
+    g = result.grounding
     if not stream:
-        sys.stdout.write(result.text)
+        sys.stdout.write(g.marked(result.text) if g else result.text)
     sys.stdout.write("\n")
     if result.citations:
         sys.stdout.write("\nReferences\n" + result.references() + "\n")
+    if g and g.flagged():
+        sys.stdout.write("\n" + "\n".join(_support_lines(result)) + "\n")
     note = f"{result.backend}:{result.model} · {result.timings.get('total_ms', 0):.0f} ms"
+    if g:
+        summary = g.summary()
+        note += f" · {summary['supported']} of {summary['claims']} claims supported"
     if result.dropped_citations:
         note += f" · dropped citations of missing sources: {result.dropped_citations}"
     print(note, file=sys.stderr)
     return 0
+
+
+def _support_lines(result: Any) -> list[str]:
+    """What the support check flagged, sentence by sentence, with the evidence it found."""
+    from assistant.grounding import mark_of
+
+    titles = {rp.paper.paper_id: rp.paper.title for rp in result.papers}
+    n_of = {c.paper.paper_id: c.n for c in result.citations}
+    lines = ["Support check (each sentence against the abstract it cites):"]
+    for s in result.grounding.flagged():
+        w = s.weakest
+        lines.append(f"  ⚠ {mark_of(s)}: “{s.text[:160]}”")
+        if any(c.misattributed for c in s.claims):
+            c = next(c for c in s.claims if c.misattributed)
+            where = (f"[{n_of[c.best_paper_id]}]" if c.best_paper_id in n_of
+                     else f"“{titles.get(c.best_paper_id or '', '?')}”")
+            lines.append(f"      best supported by {where}, not by {c.cites}")
+        elif w is not None and w.evidence:
+            lines.append(f"      closest in [{w.n}] (score {w.score:.2f}): “{w.evidence[:160]}”")
+            if w.missing_numbers:
+                lines.append(f"      numbers the paper does not state: "
+                             f"{', '.join(w.missing_numbers)}")
+    return lines
 
 
 def cmd_search(args: argparse.Namespace) -> int:

@@ -251,6 +251,21 @@ class Grounding:
         return {"sentences": [s.to_dict() for s in self.sentences],
                 "attribution": self.summary()}
 
+    def flagged(self) -> list[Sentence]:
+        """Sentences a reader should not take on trust: weak, unsupported or misattributed."""
+        return [s for s in self.sentences if s.claims and
+                (s.verdict != "supported" or any(c.misattributed for c in s.claims))]
+
+    def marked(self, text: str) -> str:
+        """``text`` with a mark after each flagged sentence (``⚠ weak support``...)."""
+        for s in self.flagged():
+            at = text.find(s.text)
+            if at < 0:
+                continue
+            end = at + len(s.text)
+            text = f"{text[:end]} ⚠ _{mark_of(s)}_{text[end:]}"
+        return text
+
     def evidence_for(self, paper_id: str) -> list[int]:
         """Abstract sentence indexes this answer's claims rest on, for one paper."""
         out: set[int] = set()
@@ -260,6 +275,14 @@ class Grounding:
                 if len(split_sentences(c.evidence)) > 1:  # a pair of neighbouring sentences
                     out.add(c.evidence_index + 1)
         return sorted(out)
+
+
+def mark_of(sentence: Sentence) -> str:
+    if any(c.misattributed for c in sentence.claims):
+        return "another retrieved paper says this, not the one cited"
+    if sentence.verdict == "weak":
+        return "weak support in the cited abstract"
+    return "not supported by the cited abstract"
 
 
 def ground(text: str, citations: Sequence[Citation], retrieved: Sequence[RetrievedPaper], *,

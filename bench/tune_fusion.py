@@ -1,11 +1,12 @@
-"""Fit the fusion and BM25 parameters on a BEIR train split (SciFact by default).
+"""Fit the fusion and BM25 parameters on the dev half of SciFact's train queries.
 
-    python bench/tune_fusion.py [--store DIR] [--collection NAME]
+    python bench/tune_fusion.py [--store bench/stores] [--collection beir-scifact] [--split dev]
 
 Needs the corpus ingested first (`assistant eval retrieval ...` does that). Caches each
 query's dense hits once, builds a BM25 index per (k1, b), scores RRF and score-fusion variants
 offline, prints the best of each family and writes bench/results/tune_fusion.json.
-Tune on the train split only.
+Only the queries of --split (default dev, from evals/splits/scifact-train.json) are used: the
+test half is what `assistant eval retrieval --splits ... --split test` reports.
 """
 
 from __future__ import annotations
@@ -20,12 +21,13 @@ from pathlib import Path
 from assistant import fusion
 from assistant.chunk_index import ChunkIndex, ensure_index
 from assistant.embeddings import LocalEmbedder
-from assistant.evaluation.beir import load_qrels, load_queries
+from assistant.evaluation.beir import load_qrels, load_queries, split_ids
 from assistant.evaluation.metrics import mean, ndcg_at
 from assistant.retrieval import aggregate
 from assistant.store import PaperStore
 
-SCIFACT = Path(__file__).resolve().parents[2] / "shared" / "bench" / "scifact"
+ROOT = Path(__file__).resolve().parents[1]
+SCIFACT = ROOT.parent / "shared" / "bench" / "scifact"
 
 
 def best_per_paper(hits: list) -> dict[str, float]:
@@ -34,13 +36,15 @@ def best_per_paper(hits: list) -> dict[str, float]:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--store", default="/tmp/scifact-store")
-    ap.add_argument("--collection", default="scifact")
+    ap.add_argument("--store", default=str(ROOT / "bench" / "stores"))
+    ap.add_argument("--collection", default="beir-scifact")
     ap.add_argument("--data", type=Path, default=SCIFACT)
+    ap.add_argument("--split", default="dev")
     args = ap.parse_args()
     queries = load_queries(args.data / "queries_train.jsonl")
     qrels = load_qrels(args.data / "qrels_train_cited.tsv")
-    ids = [q for q in queries if q in qrels]
+    keep = split_ids(ROOT / "evals" / "splits" / "scifact-train.json", args.split)
+    ids = [q for q in queries if q in qrels and q in keep]
     store = PaperStore(collection=args.collection, embedder=LocalEmbedder(), path=Path(args.store))
     index = ensure_index(store)
     t = time.time()
@@ -79,7 +83,7 @@ def main() -> None:
         print(f"{name:<8} {best['ndcg_at_10']:>8.4f}  {params}")
     out = Path(__file__).parent / "results"
     out.mkdir(exist_ok=True)
-    (out / "tune_fusion.json").write_text(json.dumps(results, indent=2))
+    (out / f"tune_fusion-{args.split}.json").write_text(json.dumps(results, indent=2))
 
 
 if __name__ == "__main__":

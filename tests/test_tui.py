@@ -64,7 +64,14 @@ async def test_ask_stream_cite_sources_abstract_and_ask_about_it(make_app, monke
         answer = view.answer
         assert answer.text == ("DyPE extrapolates positions dynamically [1], reaching 16 "
                                "million pixels [1]. Another paper is about something else [2].")
-        assert view.body.source == answer.text  # the final, citation-checked text
+        # the final, citation-checked text, with the sentence its cited paper does not
+        # support marked for the reader
+        assert view.body.source == answer.grounding.marked(answer.text)
+        assert view.body.source.endswith("something else [2]. ⚠ _not supported by the cited "
+                                         "abstract_")
+        assert answer.grounding.sentences[1].verdict == "unsupported"
+        assert "⚠ 1 flagged" in text_of(view.query_one(".meta")) or \
+            "⚠ 2 flagged" in text_of(view.query_one(".meta"))
         refs = text_of(view.query_one(".references"))
         assert refs.startswith("References\n[1] DyPE (Dynamic Position Extrapolation)")
         assert f"\n[2] {view.retrieved[1].paper.title}" in refs  # [n] is the n-th source
@@ -91,7 +98,8 @@ async def test_ask_stream_cite_sources_abstract_and_ask_about_it(make_app, monke
         await until(pilot, lambda: modal.evidence.kind == "cited", what="highlights")
         marked = [modal.evidence.sentences[i] for i in modal.evidence.highlighted]
         assert any("16 million pixels" in s for s in marked)
-        assert any("dynamically adjusts" in s for s in marked)
+        # exactly the evidence the support check found for the claims cited [1]
+        assert modal.evidence.highlighted == answer.grounding.evidence_for(modal.paper.paper_id)
         # "ask about this paper" scopes the next question to it
         await pilot.press("a")
         await until(pilot, lambda: app.screen is chat)

@@ -1,5 +1,8 @@
 """Which sentences of an abstract an answer relied on (plain Python, no Textual).
 
+An answer checked by the support judge (``Answer.grounding``) names its evidence sentence per
+claim: those are highlighted. Otherwise (an answer saved before the check existed):
+
 An answer's text is split into claims at its citation groups: the words before ``[2]`` (back to
 the previous citation) are what source 2 is cited for. Each claim citing a paper is matched to
 the abstract sentence that shares most content words with it; the extractive answerer quotes
@@ -72,6 +75,10 @@ def best_match(claim: str, sentences: list[str]) -> int | None:
 def relied_on(answer: Answer | None, paper: Paper, *, embedder: Embedder | None = None
               ) -> Evidence:
     sentences = abstract_sentences(paper)
+    if answer is not None and answer.grounding is not None:  # the support check's evidence
+        marks = [i for i in answer.grounding.evidence_for(paper.paper_id) if i < len(sentences)]
+        if marks:
+            return Evidence(sentences, marks, "cited")
     if answer is not None:
         numbers = {c.n for c in answer.citations if c.paper.paper_id == paper.paper_id}
         picked: set[int] = set()

@@ -18,6 +18,11 @@ if TYPE_CHECKING:
     from assistant.retrieval import RetrievedPaper
 
 
+def shown_text(answer: Answer) -> str:
+    """The answer with a mark after each sentence its cited abstract does not support."""
+    return answer.grounding.marked(answer.text) if answer.grounding else answer.text
+
+
 class AnswerView(Vertical, can_focus=True):
     """States: waiting -> streaming -> done | cut | refused (a failed one is removed)."""
 
@@ -41,7 +46,7 @@ class AnswerView(Vertical, can_focus=True):
         if self.scope:
             head = head + Content.styled(f"   ⌕ {self.scope}", "$text-muted")
         yield Static(head, classes="question")
-        yield Markdown(self.answer.text if self.answer else "", classes="body")
+        yield Markdown(shown_text(self.answer) if self.answer else "", classes="body")
         yield Static("", classes="references")
         yield Static(Content.styled("retrieving…", "$text-muted"), classes="meta")
 
@@ -66,7 +71,7 @@ class AnswerView(Vertical, can_focus=True):
     async def finish(self, answer: Answer) -> None:
         """Show the final text (citation-checked and tidied) and what it cites; ``answer`` is
         set last, so a set one means it is all on screen."""
-        await self.body.update(answer.text)
+        await self.body.update(shown_text(answer))
         self.retrieved = list(answer.papers) or self.retrieved
         self._show_done(answer)
         self.answer = answer
@@ -95,6 +100,15 @@ class AnswerView(Vertical, can_focus=True):
                                 f"on $surface"),]
         if answer.backend == "extractive":
             parts.append(Content.styled("  sentences quoted from the abstracts", "$text-muted"))
+        g = answer.grounding
+        if g is not None and g.claims:
+            summary = g.summary()
+            flagged = len(g.flagged())
+            text = f"  {summary['supported']}/{summary['claims']} claims supported"
+            if flagged:
+                parts.append(Content.styled(f"{text} · ⚠ {flagged} flagged", "bold $text-warning"))
+            else:
+                parts.append(Content.styled(text, "$text-success"))
         if answer.refused:
             parts.append(Content.styled("  nothing in the store answers this", "$text-warning"))
         if answer.cut:
