@@ -201,6 +201,10 @@ def cmd_ask(args: argparse.Namespace) -> int:
     return 0
 
 
+def _clip(text: str, n: int = 160) -> str:
+    return text if len(text) <= n else text[: n - 1].rstrip() + "…"
+
+
 def _support_lines(result: Any) -> list[str]:
     """What the support check flagged, sentence by sentence, with the evidence it found."""
     from assistant.grounding import mark_of
@@ -210,14 +214,14 @@ def _support_lines(result: Any) -> list[str]:
     lines = ["Support check (each sentence against the abstract it cites):"]
     for s in result.grounding.flagged():
         w = s.weakest
-        lines.append(f"  ⚠ {mark_of(s)}: “{s.text[:160]}”")
+        lines.append(f"  ⚠ {mark_of(s)}: “{_clip(s.text)}”")
         if any(c.misattributed for c in s.claims):
             c = next(c for c in s.claims if c.misattributed)
             where = (f"[{n_of[c.best_paper_id]}]" if c.best_paper_id in n_of
                      else f"“{titles.get(c.best_paper_id or '', '?')}”")
             lines.append(f"      best supported by {where}, not by {c.cites}")
         elif w is not None and w.evidence:
-            lines.append(f"      closest in [{w.n}] (score {w.score:.2f}): “{w.evidence[:160]}”")
+            lines.append(f"      closest in [{w.n}] (score {w.score:.2f}): “{_clip(w.evidence)}”")
             if w.missing_numbers:
                 lines.append(f"      numbers the paper does not state: "
                              f"{', '.join(w.missing_numbers)}")

@@ -120,3 +120,27 @@ def test_llm_rerank_reorders_sources(bundled_store, wire):
     wire.script("no json here").script("First [1].")
     again = answer(QUESTION, retriever=retriever, answerer=answerer, k=3)
     assert again.citations[0].paper.paper_id == before[0]
+
+
+def test_claims_the_cited_paper_does_not_make_are_flagged(bundled_store, wire, monkeypatch,
+                                                          capsys):
+    """An LLM answer with one true claim, one with a number the paper does not state, and one
+    taken from another paper: ask --json says which is which, the text output marks them."""
+    reply = ("DyPE dynamically adjusts the positional encoding at each diffusion step [1]. "
+             "It reaches 64 million pixels with FLUX [1]. "
+             "IPMark employs a hierarchical addressing framework for model and user identities [1].")
+    monkeypatch.setenv("OPENAI_BASE_URL", wire.base_url)
+    wire.script(reply)
+    assert main(["ask", "--json", "--k", "3", QUESTION]) == 0
+    out = json.loads(capsys.readouterr().out)
+    verdicts = [s["verdict"] for s in out["sentences"]]
+    assert verdicts == ["supported", "unsupported", "unsupported"]
+    assert out["sentences"][1]["claims"][0]["missing_numbers"] == ["64"]
+    assert "16 million pixels" in out["sentences"][1]["evidence"]["sentence"]
+    assert out["attribution"] == {"claims": 3, "supported": 1, "weak": 0, "unsupported": 2,
+                                  "misattributed": 0}
+    wire.script(reply)
+    assert main(["ask", "--k", "3", QUESTION]) == 0
+    text = capsys.readouterr().out
+    assert text.count("⚠ _not supported by the cited abstract_") == 2
+    assert "Support check" in text and "numbers the paper does not state: 64" in text
