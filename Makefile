@@ -27,9 +27,11 @@ lint: install
 test: install lint eval
 	$(BIN)/python -m pytest -q
 
-# the ICML 2026 Q&A suite, offline, gated by the suite's thresholds (fresh temp store)
+# the ICML 2026 Q&A suite offline, each split with its own gates (a fresh temp store)
 eval: install
-	$(BIN)/assistant eval evals/icml2026.yaml --store "$$(mktemp -d)/store"
+	store="$$(mktemp -d)/store" && \
+	  $(BIN)/assistant eval evals/icml2026.yaml --split dev --store "$$store" && \
+	  $(BIN)/assistant eval evals/icml2026.yaml --split test --store "$$store"
 
 # the whole path against a real llama.cpp server with SmolLM2-135M (builds llama.cpp, ~4 min)
 test-llama: install

@@ -115,14 +115,13 @@ class ExtractiveAnswerer:
                      relevance: Relevance) -> list[RetrievedPaper]:
         """The papers to cite, in citation order.
 
-        A list question: the relevant papers in retrieval order. Otherwise the best-supported
-        paper leads, followed by those whose evidence is close to its own ("also related").
+        A list question: the relevant papers. Otherwise the best-supported paper and those whose
+        evidence is close to its own ("also related"). Either way in retrieval order: the fused
+        ranking puts the paper asked about first more often than the relevance evidence does
+        (on the dev split of the generated ml-large suite, 13 to 1).
         """
-        by_id = {rp.paper.paper_id: rp for rp in papers}
-        if is_list_question(question):
-            keep = set(relevance.relevant_ids)
-            return [rp for rp in papers if rp.paper.paper_id in keep][: self.max_papers]
-        return [by_id[pid] for pid in relevance.close_ids if pid in by_id][: self.max_papers]
+        keep = set(relevance.relevant_ids if is_list_question(question) else relevance.close_ids)
+        return [rp for rp in papers if rp.paper.paper_id in keep][: self.max_papers]
 
     def compose(self, question: str, sources: Sequence[RetrievedPaper]) -> str:
         """The answer, citing ``sources[n - 1]`` as ``[n]``: the order is the caller's."""

@@ -88,11 +88,18 @@ def claim_text(text: str) -> str:
 
 
 # -- splitting an answer ------------------------------------------------------------------------
+_BOLD = re.compile(r"\*\*[^*\n]+\*\*")
+_HIDE = str.maketrans({".": "\ue000", "?": "\ue001", "!": "\ue002"})
+_SHOW = str.maketrans({"\ue000": ".", "\ue001": "?", "\ue002": "!"})
+
+
 def answer_sentences(text: str) -> list[str]:
-    """The answer's sentences; a citation group after a full stop stays with its sentence."""
+    """The answer's sentences; a citation group after a full stop stays with its sentence, and
+    a **title** is never cut at its own punctuation ("Do GANs learn the distribution? ...")."""
     out: list[str] = []
+    text = _BOLD.sub(lambda m: m.group(0).translate(_HIDE), text)
     for line in text.split("\n"):
-        for piece in split_sentences(line):
+        for piece in (p.translate(_SHOW) for p in split_sentences(line)):
             m = _LEADING_CITES.match(piece)
             if m and out:
                 out[-1] = f"{out[-1]} {m.group(1).strip()}"

@@ -168,6 +168,16 @@ def test_splits_select_cases_and_are_checked(bundled_store, tmp_path, capsys):
     assert out["overall"]["cases"] == 1 and out["overall"]["refusal_accuracy"] == 1.0
     assert main(["eval", str(suite), "--split", "holdout"]) == 2
     assert "no split 'holdout'" in capsys.readouterr().err
+    # gates per split: the test part's gate is its own
+    suite.write_text(SUITE.replace("thresholds: {retrieval_recall: 0.9, refusal_accuracy: 0.9, "
+                                   "citation_recall: 0.9}",
+                                   "thresholds:\n  dev: {fact_coverage: 0.9}\n"
+                                   "  test: {refusal_accuracy: 1.0}") + "splits: s.json\n")
+    assert load_suite(suite).only("test").thresholds == {"refusal_accuracy": 1.0}
+    assert load_suite(suite).thresholds == {}  # no `all` entry: the whole suite is ungated
+    assert main(["eval", str(suite), "--split", "test", "--runs-dir", str(tmp_path / "r")]) == 0
+    assert main(["eval", str(suite), "--split", "dev", "--runs-dir", str(tmp_path / "r")]) == 1
+    assert "threshold missed: fact_coverage = 0.5 (needs 0.9)" in capsys.readouterr().err
     (tmp_path / "s.json").write_text('{"dev": ["dype", "nope"], "test": ["dype"]}')
     with pytest.raises(SuiteError, match="not in the suite: nope"):
         load_suite(suite)

@@ -128,7 +128,8 @@ def test_claims_the_cited_paper_does_not_make_are_flagged(bundled_store, wire, m
     taken from another paper: ask --json says which is which, the text output marks them."""
     reply = ("DyPE dynamically adjusts the positional encoding at each diffusion step [1]. "
              "It reaches 64 million pixels with FLUX [1]. "
-             "IPMark employs a hierarchical addressing framework for model and user identities [1].")
+             "IPMark employs a hierarchical addressing framework for model and user "
+             "identities [1].")
     monkeypatch.setenv("OPENAI_BASE_URL", wire.base_url)
     wire.script(reply)
     assert main(["ask", "--json", "--k", "3", QUESTION]) == 0

@@ -30,6 +30,8 @@ _VERBS_3RD = frozenset(["introduces", "proposes", "presents", "combines", "shows
 
 def third_singular(verb: str) -> str:
     v = verb.lower()
+    if v.endswith("ed") or v in ("can", "will", "also", "first", "then"):
+        return v  # past tense or a modal: "Which paper proposed / can ..."
     if re.search(r"[^aeiou]y$", v):
         return v[:-1] + "ies"
     if re.search(r"(?:s|sh|ch|x|z|o)$", v):

@@ -5,6 +5,7 @@ A suite is YAML::
     name: icml2026
     k: 6                                  # papers per answer (optional)
     thresholds: {citation_recall: 0.8, refusal_accuracy: 0.9, misattributed: 0, ...}
+                                          # or one mapping per split: {dev: {...}, test: {...}}
     splits: icml2026.splits.json          # {"dev": [case ids], "test": [case ids]} (optional)
     cases:
       - id: dype
@@ -74,7 +75,7 @@ class Suite:
     name: str
     cases: list[Case]
     k: int = 6
-    thresholds: dict[str, float] = field(default_factory=dict)
+    gates: dict[str, dict[str, float]] = field(default_factory=dict)  # split (or "*") -> ...
     collection: str | None = None
     path: Path | None = None
     splits: dict[str, list[str]] = field(default_factory=dict)  # split name -> case ids
@@ -87,7 +88,12 @@ class Suite:
             raise SuiteError(f"suite {self.name} has no split {split!r} (splits: {have})")
         keep = set(self.splits[split])
         return Suite(self.name, [c for c in self.cases if c.id in keep], self.k,
-                     self.thresholds, self.collection, self.path, self.splits, split)
+                     self.gates, self.collection, self.path, self.splits, split)
+
+    @property
+    def thresholds(self) -> dict[str, float]:
+        """The gates of this run: its split's (``all`` for the whole suite), else the flat ones."""
+        return self.gates.get(self.split or "all", self.gates.get("*", {}))
 
 
 def _as_list(value: Any, where: str) -> list[str]:
@@ -133,15 +139,31 @@ def load_suite(path: Path) -> Suite:
         raise SuiteError(f"{path}: a suite is a mapping with a 'cases' list")
     seen: set[str] = set()
     cases = _cases(data["cases"], path, seen)
-    thresholds = data.get("thresholds") or {}
-    bad = set(thresholds) - set(METRICS) - {"latency_ms_p95"}
-    if bad:
-        raise SuiteError(f"{path}: unknown threshold(s) {', '.join(sorted(bad))}; use "
-                         f"{', '.join(METRICS)}, latency_ms_p95")
+    gates = _gates(path, data.get("thresholds") or {})
     splits = _splits(path, data.get("splits"), {c.id for c in cases})
     return Suite(str(data.get("name") or path.stem), cases, int(data.get("k") or 6),
-                 {k: float(v) for k, v in thresholds.items()}, data.get("collection"), path,
-                 splits)
+                 gates, data.get("collection"), path, splits)
+
+
+def _gates(path: Path, raw: Any) -> dict[str, dict[str, float]]:
+    """``thresholds:`` is one mapping of metric -> bound (every run), or one per split name
+    (``dev``, ``test``, ``all`` for a run without --split): tune against dev's gates, and keep
+    test's to what must never regress (a gate tuned against is no longer a test)."""
+    if not isinstance(raw, dict):
+        raise SuiteError(f"{path}: 'thresholds' is a mapping")
+    per_split = all(isinstance(v, dict) for v in raw.values()) and bool(raw)
+    groups = raw if per_split else {"*": raw}
+    out: dict[str, dict[str, float]] = {}
+    for split, bounds in groups.items():
+        bad = set(bounds) - set(METRICS) - {"latency_ms_p95"}
+        if bad:
+            raise SuiteError(f"{path}: unknown threshold(s) {', '.join(sorted(bad))}; use "
+                             f"{', '.join(METRICS)}, latency_ms_p95")
+        try:
+            out[str(split)] = {k: float(v) for k, v in bounds.items()}
+        except (TypeError, ValueError):
+            raise SuiteError(f"{path}: thresholds must be numbers") from None
+    return out
 
 
 def _splits(path: Path, value: Any, ids: set[str]) -> dict[str, list[str]]:
