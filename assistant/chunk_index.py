@@ -7,8 +7,10 @@ missing or stale — so a client of a Chroma server can rebuild it too.
 
 It holds, in one row order: the BM25 index of the chunk text, each chunk's vector (exact dense
 search is a 0.2 ms matrix product at 11k chunks, against ~17 ms for Chroma's HNSW query at the
-200-candidate depth fusion wants), and each chunk's paper id, venue and year, so one filter
-mask applies to both retrieval sides.
+200-candidate depth fusion wants), and each chunk's paper id, venue, year, authors and
+status (with ``accepted``, from the paper record on chunk 0), so one filter mask applies to both
+retrieval sides inside candidate generation: a filtered search ranks only the papers that pass.
+The manifest records the format; an index of another format is rebuilt like a stale one.
 """
 
 from __future__ import annotations
@@ -31,7 +33,8 @@ if TYPE_CHECKING:
     from assistant.store import PaperStore
 
 log = logging.getLogger(__name__)
-FORMAT = 2
+FORMAT = 3  # 3: per-chunk authors, status and accepted
+_COLUMNS = ("ids", "papers", "venues", "years", "authors", "status", "accepted")
 
 
 @functools.cache
@@ -75,6 +78,11 @@ class ChunkIndex:
         self._years: Any = None
         self._vectors: Any = None
         self._row: dict[str, int] = {}
+        self._paper_of: Any = None  # chunk row -> row in _paper_ids
+        self._paper_ids: Any = None
+        self._names: list[list[str]] = []  # per paper: author names, lower case
+        self._tags: list[frozenset[str]] = []  # per paper: what a status filter matches
+        self._paper_masks: dict[tuple[str, str], Any] = {}
 
     # -- lifecycle -----------------------------------------------------------------------
     @property
@@ -100,9 +108,14 @@ class ChunkIndex:
         tmp = Path(tempfile.mkdtemp(prefix=".index-", dir=self.directory.parent))
         try:
             ids = [r[0] for r in rows]
-            meta = {"ids": ids, "papers": [r[2].get("paper_id", "") for r in rows],
+            status = _statuses(rows)
+            papers = [r[2].get("paper_id", "") for r in rows]
+            meta = {"ids": ids, "papers": papers,
                     "venues": [r[2].get("venue_lc", "") for r in rows],
-                    "years": [int(r[2].get("year") or 0) for r in rows]}
+                    "years": [int(r[2].get("year") or 0) for r in rows],
+                    "authors": [str(r[2].get("authors") or "") for r in rows],
+                    "status": [status.get(p, ("", None))[0] for p in papers],
+                    "accepted": [status.get(p, ("", None))[1] for p in papers]}
             if rows:
                 bm25 = bm25s.BM25(k1=self.k1, b=self.b, method="lucene")
                 bm25.index(tokenize([r[1] for r in rows]), show_progress=False)
@@ -120,6 +133,8 @@ class ChunkIndex:
             shutil.rmtree(tmp, ignore_errors=True)
             raise
         self._bm25 = None
+        self._row = {}
+        self._paper_masks = {}
 
     def load(self) -> None:
         import numpy as np
@@ -129,6 +144,9 @@ class ChunkIndex:
             return
         try:
             self._meta = json.loads((self.directory / "chunks.json").read_text())
+            missing = [c for c in _COLUMNS if c not in self._meta]
+            if missing:
+                raise ValueError(f"no {', '.join(missing)}: an older format")
             bm25_dir = self.directory / "bm25"
             self._bm25 = (bm25s.BM25.load(str(bm25_dir), mmap=False, show_progress=False)
                           if bm25_dir.exists() else False)
@@ -138,8 +156,47 @@ class ChunkIndex:
         self._papers = np.asarray(self._meta["papers"], dtype=object)
         self._venues = np.asarray(self._meta["venues"], dtype=object)
         self._years = np.asarray(self._meta["years"], dtype=np.int32)
+        self._load_papers()
         vec_path = self.directory / "vectors.npy"
         self._vectors = np.load(vec_path) if vec_path.exists() else None
+
+    def _load_papers(self) -> None:
+        """Per-paper author names and status tags: a filter is tested once a paper, not once a
+        chunk, then spread to the paper's chunks."""
+        import numpy as np
+
+        from assistant.paper import tags_for
+
+        papers = self._meta["papers"]
+        self._paper_ids, first, self._paper_of = np.unique(
+            np.asarray(papers, dtype=str), return_index=True, return_inverse=True)
+        self._names = [[a.strip().lower() for a in self._meta["authors"][i].split(";")
+                        if a.strip()] for i in first]
+        self._tags = [tags_for(self._meta["status"][i], self._meta["accepted"][i])
+                      for i in first]
+        self._paper_masks = {}
+
+    def paper_mask(self, *, author: str | None = None, status: str | None = None) -> Any:
+        """Per paper (rows of ``paper_ids_of``): does it pass the author and status filters?
+        ``author`` is a case-insensitive substring of any author's name; ``status`` is one of
+        the paper's status tags (see ``assistant.paper.tags_for``), case-insensitive."""
+        import numpy as np
+
+        self.load()
+        key = (" ".join((author or "").lower().split()), " ".join((status or "").lower().split()))
+        if key not in self._paper_masks:
+            needle, want = key
+            self._paper_masks[key] = np.fromiter(
+                ((not needle or any(needle in name for name in names))
+                 and (not want or want in tags)
+                 for names, tags in zip(self._names, self._tags, strict=True)),
+                dtype=bool, count=len(self._names))
+        return self._paper_masks[key]
+
+    def paper_ids_of(self, paper_mask: Any) -> list[str]:
+        """The paper ids a per-paper mask selects."""
+        self.load()
+        return [str(p) for p in self._paper_ids[paper_mask]]
 
     def facets(self) -> tuple[set[str], set[int]]:
         """The venues (lower case) and years the index holds, for reading filters."""
@@ -148,17 +205,21 @@ class ChunkIndex:
 
     # -- search --------------------------------------------------------------------------
     def mask(self, *, venue: str | None = None, year: int | None = None,
+             author: str | None = None, status: str | None = None,
              paper_ids: list[str] | None = None) -> np.ndarray | None:
+        """The chunks that pass every given filter (None: no filter given)."""
         import numpy as np
 
         self.load()
-        if not (venue or year or paper_ids):
+        if not (venue or year or author or status or paper_ids):
             return None
         m = np.ones(len(self._meta["ids"]), dtype=bool)
         if venue:
             m &= self._venues == venue.lower()
         if year:
             m &= self._years == int(year)
+        if author or status:
+            m &= self.paper_mask(author=author, status=status)[self._paper_of]
         if paper_ids:
             m &= np.isin(self._papers, list(paper_ids))
         return m
@@ -213,6 +274,24 @@ class ChunkIndex:
         if mask is not None:
             scores = np.where(mask, scores, 0.0)
         return self._top(scores, n, positive=True)
+
+
+def _statuses(rows: list[tuple[str, str, dict[str, Any]]]) -> dict[str, tuple[str, Any]]:
+    """paper id -> (status, accepted), read from the paper record that chunk 0 carries (so a
+    store ingested before status filters existed needs no re-ingest)."""
+    out: dict[str, tuple[str, Any]] = {}
+    for _, _, meta in rows:
+        if "paper" not in meta:
+            continue
+        try:
+            extra = json.loads(meta["paper"]).get("extra") or {}
+        except (TypeError, ValueError, AttributeError):
+            continue
+        accepted = extra.get("accepted")
+        out[str(meta.get("paper_id", ""))] = (
+            str(extra.get("status") or ""),
+            accepted if isinstance(accepted, bool | str | int | float) else None)
+    return out
 
 
 def index_dir(store: PaperStore) -> Path:

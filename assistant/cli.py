@@ -28,11 +28,17 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("-v", "--verbose", action="store_true", help="debug logging")
 
 
-def _filters(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--k", type=int, help="how many papers to retrieve")
+def _scope(p: argparse.ArgumentParser) -> None:
     p.add_argument("--venue", help="only papers of this venue (e.g. ICML)")
     p.add_argument("--year", type=int, help="only papers of this year")
-    p.add_argument("--author", help="only papers with an author matching this")
+    p.add_argument("--author", help="only papers with an author whose name contains this")
+    p.add_argument("--status", help="accepted (not rejected or withdrawn), rejected, withdrawn, "
+                   "unpublished, or the list's own status (e.g. Oral)")
+
+
+def _filters(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--k", type=int, help="how many papers to retrieve")
+    _scope(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -61,8 +67,9 @@ def build_parser() -> argparse.ArgumentParser:
     _filters(p)
     _common(p)
 
-    p = sub.add_parser("papers", help="every paper in the store")
-    p.add_argument("--json", action="store_true")
+    p = sub.add_parser("papers", help="the papers in the store (all, or those the filters pass)")
+    _scope(p)
+    p.add_argument("--json", action="store_true", help="print one JSON list")
     _common(p)
 
     p = sub.add_parser("config", help="the effective settings (secrets masked)")
@@ -161,7 +168,7 @@ def _stderr_console() -> Any:
 def _filters_from(args: argparse.Namespace) -> Any:
     from assistant.retrieval import Filters
 
-    return Filters(venue=args.venue, year=args.year, author=args.author)
+    return Filters(venue=args.venue, year=args.year, author=args.author, status=args.status)
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
@@ -242,28 +249,38 @@ def cmd_search(args: argparse.Namespace) -> int:
                      "timings": {k: round(v, 1) for k, v in retrieval.timings.items()},
                      "papers": [{"rank": rp.rank, "paper_id": rp.paper.paper_id,
                                  "title": rp.paper.title, "venue": rp.paper.venue,
-                                 "year": rp.paper.year, "score": round(rp.score, 4)}
+                                 "year": rp.paper.year, "status": rp.paper.status,
+                                 "score": round(rp.score, 4)}
                                 for rp in retrieval.papers]})
         return 0
     for rp in retrieval.papers:
-        print(f"{rp.rank:>3}. {rp.score:.3f}  {rp.paper.title}  ({rp.paper.venue_year})  "
-              f"[{rp.paper.paper_id}]")
+        print(f"{rp.rank:>3}. {rp.score:.3f}  {rp.paper.display_title}  "
+              f"({rp.paper.venue_year})  [{rp.paper.paper_id}]")
     if not relevance.relevant:
         print("(nothing here looks relevant to the query)", file=sys.stderr)
     return 0
 
 
+def paper_json(p: Any) -> dict[str, Any]:
+    """One paper as `papers --json` prints it."""
+    return {"paper_id": p.paper_id, "title": p.title, "title_derived": p.title_derived,
+            "venue": p.venue, "year": p.year, "authors": p.authors, "url": p.url,
+            "code_url": p.code_url, "status": p.status, "tldr": p.tldr,
+            "keywords": p.keywords, "abstract": p.abstract}
+
+
 def cmd_papers(args: argparse.Namespace) -> int:
     store = _store(_settings(args))
-    papers = store.papers()
+    filters = _filters_from(args)
+    every = store.papers()
+    papers = [p for p in every if filters.accepts(p)]
     if args.json:
-        _print_json([{"paper_id": p.paper_id, "title": p.title, "venue": p.venue,
-                      "year": p.year, "url": p.url or p.code_url, "abstract": p.abstract}
-                     for p in papers])
+        _print_json([paper_json(p) for p in papers])
         return 0
     for p in papers:
-        print(f"{p.paper_id}  {p.venue_year:<10}  {p.title}")
-    print(f"{len(papers)} papers in collection {store.name!r}", file=sys.stderr)
+        print(f"{p.paper_id}  {p.venue_year:<10}  {p.display_title}")
+    matched = f"{len(papers)} of {len(every)}" if len(papers) < len(every) else str(len(papers))
+    print(f"{matched} papers in collection {store.name!r}", file=sys.stderr)
     return 0
 
 

@@ -1,7 +1,9 @@
 """A saved conversation (or one answer) as Markdown, JSON, BibTeX or an evaluation suite.
 
 Markdown keeps each answer with its own reference list; JSON is the Answer's ``to_dict`` per
-turn; BibTeX holds every paper the conversation cited, once, in order of first citation. The
+turn; BibTeX holds every paper the conversation cited, once, in order of first citation. A
+rejected or withdrawn submission is a BibTeX ``@misc`` whose note says so (its reference line
+says so too); a title the assistant derived from the abstract is marked in both. The
 suite is one case for ``assistant eval`` (see ``assistant.evaluation.suite``): each turn's
 question with the papers its answer cited, or ``refuse: true``, marked ``review: true`` because
 those expectations come from the assistant itself until a person has checked them.
@@ -23,6 +25,7 @@ if TYPE_CHECKING:
 
 FORMATS = ("md", "json", "bib", "suite")
 _SUFFIX = {"suite": "yaml"}
+DERIVED_TITLE = "title derived from the abstract"  # the mark of a title the list did not give
 
 
 def suffix(fmt: str) -> str:
@@ -48,7 +51,9 @@ def answer_markdown(answer: Answer, *, heading: str = "") -> str:
     lines += [note, ""]
     if answer.citations:
         lines += ["**References**", ""]
-        lines += [f"- [{c.n}] {c.paper.reference()}" for c in answer.citations]
+        lines += [f"- [{c.n}] {c.paper.reference()}"
+                  + (f" _({DERIVED_TITLE})_" if c.paper.title_derived else "")
+                  for c in answer.citations]
         lines.append("")
     return "\n".join(lines)
 
@@ -96,19 +101,31 @@ def bib_key(paper: Paper, taken: set[str]) -> str:
 
 
 def bibtex_entry(paper: Paper, key: str) -> str:
+    """``@inproceedings``, or ``@misc`` with "Submitted to ICLR 2018; rejected" for a paper
+    that is not in the proceedings."""
     fields = [("title", "{" + _tex(paper.title) + "}")]
     if paper.authors:
         fields.append(("author", " and ".join(_tex(a) for a in paper.authors)))
-    if paper.venue_year:
+    notes: list[str] = []
+    if paper.is_unpublished:
+        where = _tex(paper.venue_year)
+        notes.append(f"Submitted to {where}; {paper.outcome}" if where
+                     else f"Unpublished submission; {paper.outcome}")
+    elif paper.venue_year:
         fields.append(("booktitle", _tex(paper.venue_year)))
     if paper.year:
         fields.append(("year", str(paper.year)))
     if paper.url:
         fields.append(("url", paper.url))
+    if paper.title_derived:
+        notes.append(DERIVED_TITLE.capitalize())
     if paper.code_url and paper.code_url != paper.url:
-        fields.append(("note", "Code: \\url{" + paper.code_url + "}"))
+        notes.append("Code: \\url{" + paper.code_url + "}")
+    if notes:
+        fields.append(("note", ". ".join(notes)))
     body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
-    return f"@inproceedings{{{key},\n{body},\n}}\n"
+    kind = "misc" if paper.is_unpublished else "inproceedings"
+    return f"@{kind}{{{key},\n{body},\n}}\n"
 
 
 def to_bibtex(conv: Conversation) -> str:
@@ -126,7 +143,7 @@ _SUITE_HEADER = """\
 # right or wrong. A person must check each turn, correct what the assistant got wrong, and then
 # remove `review: true`. Run it with: assistant eval FILE
 """
-_FILTER_KEYS = ("venue", "year", "author")
+_FILTER_KEYS = ("venue", "year", "author", "status")
 
 
 def _suite_filters(filters: dict[str, Any]) -> dict[str, Any]:

@@ -1,4 +1,9 @@
-"""The Paper type every other module speaks."""
+"""The Paper type every other module speaks.
+
+A paper list may say how a submission fared (OpenReview's ``status``: Poster, Oral, Reject,
+Withdraw, ...; and ``accepted``); those fields stay in ``Paper.extra``. A rejected or withdrawn
+submission is not in the proceedings, and every place that cites one says so.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,41 @@ import hashlib
 import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
+
+# status (lower case) -> what happened to the submission
+_UNPUBLISHED = {"reject": "rejected", "rejected": "rejected", "desk reject": "rejected",
+                "desk rejected": "rejected", "withdraw": "withdrawn", "withdrawn": "withdrawn"}
+
+
+def _flag(value: Any) -> bool | None:
+    """A yes/no field as a list gives it: JSON booleans, or "true"/"false" text from a CSV."""
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower() if value is not None else ""
+    if text in ("true", "yes", "1"):
+        return True
+    if text in ("false", "no", "0"):
+        return False
+    return None
+
+
+def outcome_of(status: str, accepted: Any) -> str:
+    """What happened to a submission outside the proceedings ("rejected", "withdrawn" or "not
+    accepted"); empty for a published paper, or one whose list says nothing."""
+    outcome = _UNPUBLISHED.get(" ".join(str(status or "").lower().split()))
+    if outcome:
+        return outcome
+    return "not accepted" if _flag(accepted) is False else ""
+
+
+def tags_for(status: str, accepted: Any) -> frozenset[str]:
+    """The words a status filter matches: the status itself (lower case), plus "accepted" for a
+    paper in the proceedings, or "unpublished" and its outcome ("rejected", "withdrawn")."""
+    own = " ".join(str(status or "").lower().split())
+    outcome = outcome_of(status, accepted)
+    tags = {own} if own else set()
+    tags |= {"unpublished", outcome} if outcome else {"accepted"}
+    return frozenset(tags)
 
 
 @dataclass
@@ -29,6 +69,52 @@ class Paper:
     def venue_year(self) -> str:
         return " ".join(p for p in (self.venue, str(self.year or "")) if p)
 
+    @property
+    def status(self) -> str:
+        """The list's own status ("Poster", "Reject", ...), else what ``accepted`` says, else ""."""
+        status = " ".join(str(self.extra.get("status") or "").split())
+        if status:
+            return status
+        accepted = _flag(self.extra.get("accepted"))
+        return "" if accepted is None else ("Accepted" if accepted else "Not accepted")
+
+    @property
+    def outcome(self) -> str:
+        """Why the paper is not in the proceedings ("rejected", ...), or empty (see outcome_of)."""
+        return outcome_of(str(self.extra.get("status") or ""), self.extra.get("accepted"))
+
+    @property
+    def is_unpublished(self) -> bool:
+        """A rejected or withdrawn submission (or one its list marks not accepted)."""
+        return bool(self.outcome)
+
+    @property
+    def status_tags(self) -> frozenset[str]:
+        return tags_for(str(self.extra.get("status") or ""), self.extra.get("accepted"))
+
+    @property
+    def display_title(self) -> str:
+        """The title, marked when the paper is not in the proceedings."""
+        outcome = self.outcome
+        if not outcome:
+            return self.title
+        return self.title + (f" ({outcome} submission)" if outcome != "not accepted"
+                             else " (submission, not accepted)")
+
+    @property
+    def keywords(self) -> list[str]:
+        """The list's keywords ("a;b" text or a list), one string each."""
+        value = self.extra.get("keywords")
+        if isinstance(value, list):
+            return [str(v).strip() for v in value if str(v).strip()]
+        text = str(value or "")
+        sep = ";" if ";" in text else ","
+        return [k.strip() for k in text.split(sep) if k.strip()]
+
+    @property
+    def tldr(self) -> str:
+        return " ".join(str(self.extra.get("tldr") or "").split())
+
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
@@ -42,12 +128,18 @@ class Paper:
         return hashlib.sha1(blob.encode("utf-8")).hexdigest()
 
     def reference(self) -> str:
-        """One reference-list line: title, authors, venue and year, link."""
+        """One reference-list line: title, authors, venue and year (or "ICLR 2018 (submission,
+        rejected)" for a paper that is not in the proceedings), link."""
         bits = [self.title.rstrip(".") + "."]
         if self.authors:
             names = ", ".join(self.authors[:3]) + (" et al." if len(self.authors) > 3 else "")
             bits.append(names + ".")
-        if self.venue_year:
+        outcome = self.outcome
+        if outcome:
+            where = self.venue_year
+            bits.append(f"{where} (submission, {outcome})." if where
+                        else f"Unpublished submission ({outcome}).")
+        elif self.venue_year:
             bits.append(self.venue_year + ".")
         if self.url:
             bits.append(self.url)

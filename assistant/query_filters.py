@@ -6,6 +6,7 @@ that the store holds. Explicit flags always win.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable
 
@@ -23,4 +24,4 @@ def infer(question: str, *, venues: Iterable[str], years: Iterable[int],
     found_years = sorted({int(y) for y in _YEAR.findall(question) if int(y) in year_set})
     venue = explicit.venue or (found_venues[0] if len(found_venues) == 1 else None)
     year = explicit.year or (found_years[0] if len(found_years) == 1 else None)
-    return Filters(venue=venue, year=year, author=explicit.author, paper_ids=explicit.paper_ids)
+    return dataclasses.replace(explicit, venue=venue, year=year)

@@ -2,8 +2,10 @@
 
 Dense (Chroma, cosine over chunk vectors) and lexical (BM25 over chunk text) candidates are
 each aggregated from chunks to papers (a paper scores as its best chunk), then fused
-(fusion.py). Filters (venue, year, paper ids) apply to both sides before ranking; an author
-filter is applied to the candidates. The answerer only sees ``RetrievedPaper`` lists.
+(fusion.py). Filters (venue, year, author, status, paper ids) act inside candidate
+generation on both sides, through the chunk index's mask (or Chroma's ``where`` when the index
+holds no vectors), so a filtered search ranks every paper that passes, not just those among the
+unfiltered top. The answerer only sees ``RetrievedPaper`` lists.
 """
 
 from __future__ import annotations
@@ -20,14 +22,30 @@ from assistant.store import ChunkHit, PaperStore
 Mode = Literal["hybrid", "dense", "lexical"]
 
 
+def _words(text: str | None) -> str:
+    return " ".join((text or "").lower().split())
+
+
 @dataclass
 class Filters:
+    """What a search or a paper list is limited to; every field is optional.
+
+    ``author`` matches a case-insensitive part of any author's name ("bengio"). ``status``
+    matches "accepted" (in the proceedings: not rejected or withdrawn), "rejected",
+    "withdrawn", "unpublished" (either, or marked not accepted), or the list's own status
+    ("Oral", "Workshop"), case-insensitively; see ``assistant.paper.tags_for``.
+    """
+
     venue: str | None = None
     year: int | None = None
     author: str | None = None
+    status: str | None = None
     paper_ids: list[str] | None = None
 
     def where(self) -> dict[str, Any] | None:
+        """Chroma's share of the filters: venue, year and paper ids. Author (a substring) and
+        status (read from the paper record) are no Chroma metadata filters; the retriever
+        resolves them to paper ids through the chunk index (``chroma_where``)."""
         clauses: list[dict[str, Any]] = []
         if self.venue:
             clauses.append({"venue_lc": self.venue.lower()})
@@ -40,10 +58,36 @@ class Filters:
         return clauses[0] if len(clauses) == 1 else {"$and": clauses}
 
     def accepts(self, paper: Paper) -> bool:
-        if self.author:
-            needle = self.author.lower()
-            return any(needle in a.lower() for a in paper.authors)
-        return True
+        """The chunk index's test, for papers in hand (``assistant papers``); retrieval never
+        filters its ranked candidates with it."""
+        if self.venue and paper.venue.lower() != self.venue.lower():
+            return False
+        if self.year and paper.year != int(self.year):
+            return False
+        if self.author and not any(_words(self.author) in a.strip().lower()
+                                   for a in paper.authors):
+            return False
+        if _words(self.status) and _words(self.status) not in paper.status_tags:
+            return False
+        return not self.paper_ids or paper.paper_id in self.paper_ids
+
+
+def chroma_where(filters: Filters, index: Any) -> dict[str, Any] | None:
+    """Filters as a Chroma ``where``: Chroma's own clauses, plus the paper ids the chunk index
+    lets through an author or status filter (``$in`` those, or ``$nin`` the rest, whichever
+    list is shorter). The caller checks first that some paper passes."""
+    where = filters.where()
+    if not (filters.author or filters.status):
+        return where
+    keep = index.paper_mask(author=filters.author, status=filters.status)
+    if keep.all():
+        return where
+    ids_in, ids_out = index.paper_ids_of(keep), index.paper_ids_of(~keep)
+    clause = ({"paper_id": {"$in": ids_in}} if len(ids_in) <= len(ids_out)
+              else {"paper_id": {"$nin": ids_out}})
+    if where is None:
+        return clause
+    return {"$and": [*where.get("$and", [where]), clause]}
 
 
 @dataclass
@@ -127,20 +171,25 @@ class Retriever:
         """Venues and years in the store (for filters read from a question)."""
         return self.index().facets()  # type: ignore[no-any-return]
 
+    def _mask(self, filters: Filters) -> Any:
+        return self.index().mask(venue=filters.venue, year=filters.year, author=filters.author,
+                                 status=filters.status, paper_ids=filters.paper_ids)
+
     def _dense(self, vector: Any, filters: Filters, depth: int
                ) -> dict[str, tuple[float, list[str]]]:
         index = self.index()
         if index.has_vectors:  # exact search over the derived index's vectors
-            mask = index.mask(venue=filters.venue, year=filters.year, paper_ids=filters.paper_ids)
-            return aggregate(index.dense(vector, n=depth, mask=mask))
-        hits: list[ChunkHit] = self.store.dense(vector, n=depth, where=filters.where())
+            return aggregate(index.dense(vector, n=depth, mask=self._mask(filters)))
+        if (filters.author or filters.status) and not index.paper_mask(
+                author=filters.author, status=filters.status).any():
+            return {}  # no paper passes
+        hits: list[ChunkHit] = self.store.dense(vector, n=depth,
+                                                where=chroma_where(filters, index))
         return aggregate(hits)
 
     def _lexical_side(self, query: str, filters: Filters, depth: int
                       ) -> dict[str, tuple[float, list[str]]]:
-        index = self.index()
-        mask = index.mask(venue=filters.venue, year=filters.year, paper_ids=filters.paper_ids)
-        return aggregate(index.search(query, n=depth, mask=mask))
+        return aggregate(self.index().search(query, n=depth, mask=self._mask(filters)))
 
     def rank(self, query: str, *, filters: Filters | None = None, mode: Mode | None = None,
              timings: dict[str, float] | None = None) -> tuple[list[tuple[str, float]], Sides]:
@@ -148,7 +197,7 @@ class Retriever:
         filters = filters or Filters()
         mode = mode or self.mode
         timings = timings if timings is not None else {}
-        depth = self.candidates * (5 if filters.author else 1)
+        depth = self.candidates
         sides = Sides()
         t0 = time.perf_counter()
         if mode in ("dense", "hybrid"):
@@ -184,7 +233,7 @@ class Retriever:
             order = self._diversify(order, sides, k, diversity)
         dense, lexical = sides.dense, sides.lexical
         t3 = time.perf_counter()
-        head = [pid for pid, _ in order[: k * 3 if filters.author else k + 2]]
+        head = [pid for pid, _ in order[: k + 2]]
         papers = {p.paper_id: p for p in self.store.papers(head)}
         out: list[RetrievedPaper] = []
         for pid, score in order:
@@ -192,8 +241,6 @@ class Retriever:
             if paper is None:
                 if len(papers) >= len(head):
                     break
-                continue
-            if not filters.accepts(paper):
                 continue
             d, lx = dense.get(pid), lexical.get(pid)
             chunk_ids = (d[1] if d else []) + [c for c in (lx[1] if lx else [])

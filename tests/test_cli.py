@@ -28,7 +28,8 @@ def test_ingest_ask_search_papers_end_to_end(tmp_path, capsys):
     assert main(["papers", "--store", store, "--json"]) == 0
     papers = json.loads(capsys.readouterr().out)
     assert len(papers) == 19
-    assert set(papers[0]) == {"paper_id", "title", "venue", "year", "url", "abstract"}
+    assert {"paper_id", "title", "title_derived", "venue", "year", "authors", "url", "code_url",
+            "status", "tldr", "keywords", "abstract"} <= set(papers[0])
 
 
 def test_user_errors_are_one_line_and_exit_2(tmp_path):

@@ -224,3 +224,40 @@ def test_history_cli_exports_a_suite(kept, papers, tmp_path, capsys, monkeypatch
     with pytest.raises(SystemExit):
         main(["history", "export", str(cid), "--format", "yaml"])
     assert "choose from 'md', 'json', 'bib', 'suite'" in capsys.readouterr().err
+
+
+def test_exports_mark_unpublished_papers_and_derived_titles(papers):
+    rejected = Paper("iclr2018-x", "Twin Networks: matching the future", "abstract",
+                     authors=["Dmitriy Serdyuk", "Yoshua Bengio"], venue="ICLR", year=2018,
+                     url="https://openreview.net/forum?id=x",
+                     extra={"status": "Reject", "accepted": False})
+    withdrawn = Paper("iclr2018-y", "Causal meta-transfer", "abstract", authors=["Yoshua Bengio"],
+                      venue="ICLR", year=2018, extra={"status": "Withdraw", "accepted": False})
+    dype = papers["DyPE"]  # the bundled list has no titles: DyPE's is derived
+    c = Conversation(7, "t", turns=[Turn(make_answer("q", "a [1] [2] [3]",
+                                                     [rejected, withdrawn, dype], []))])
+    bib = to_bibtex(c)
+    assert ("@misc{serdyuk2018twin,\n"
+            "  title = {{Twin Networks: matching the future}},\n"
+            "  author = {Dmitriy Serdyuk and Yoshua Bengio},\n"
+            "  year = {2018},\n"
+            "  url = {https://openreview.net/forum?id=x},\n"
+            "  note = {Submitted to ICLR 2018; rejected},\n}\n") in bib
+    assert "note = {Submitted to ICLR 2018; withdrawn}" in bib
+    assert bib.count("booktitle") == 1 and bib.count("@inproceedings{") == 1  # DyPE only
+    assert "note = {Title derived from the abstract}" in bib
+    md = export(c, "md")
+    assert ("- [1] Twin Networks: matching the future. Dmitriy Serdyuk, Yoshua Bengio. "
+            "ICLR 2018 (submission, rejected). https://openreview.net/forum?id=x\n") in md
+    assert "- [2] Causal meta-transfer. Yoshua Bengio. ICLR 2018 (submission, withdrawn).\n" in md
+    assert f"- [3] {dype.reference()} _(title derived from the abstract)_\n" in md
+
+
+def test_a_kept_suite_keeps_the_status_filter(tmp_path, papers):
+    dype = papers["DyPE"]
+    turn = Turn(make_answer("q", "a [1]", [dype], [dype]),
+                filters={"author": "Bengio", "status": "accepted", "paper_title": "x"})
+    path = tmp_path / "s.yaml"
+    path.write_text(export(Conversation(8, "t", turns=[turn]), "suite"), encoding="utf-8")
+    assert load_suite(path).cases[0].turns[0].filters == {"author": "Bengio",
+                                                          "status": "accepted"}
