@@ -1,0 +1,137 @@
+"""Which questions lean on the previous turn, and what rewriting does with them."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from assistant.rewrite import dangling_references, heuristic, is_follow_up, with_llm
+from assistant.testing import QueueModel
+
+LABELLED = Path(__file__).resolve().parents[1] / "evals" / "followups.jsonl"
+DYPE_TURN = ("Which paper makes diffusion transformers generate huge images?",
+             "The most relevant paper is **DyPE: dynamic position extrapolation** [1].")
+
+STANDALONE = [
+    "What is the paper on piecewise linear regression trees about?",  # the issue's fourth turn
+    "Which paper proposes DyPE?",
+    "What is LoRA?",
+    "Is there a paper that watermarks LLM text and attributes it to individual users?",
+    "Which papers study reward hacking in RLHF and how do they detect it?",
+    "Which paper is about that new optimizer, Muon?",
+    "Is it possible to train a GNN without message passing?",
+    "And which paper uses diffusion models for offline reinforcement learning?",
+    "Does this collection have anything on 4-bit quantization of vision transformers?",
+    "Compare LoRA and full fine-tuning on instruction following.",
+    "Who are the authors of the DyPE paper?",
+    "这篇关于分段线性回归树的论文讲了什么？",  # a demonstrative with its own content
+    "那篇提出 IPMark 的论文用了什么方法？",
+    "有没有关于大语言模型水印的论文？",
+    "什么是LoRA？",
+    "扩散模型的采样很慢，有什么方法能在不重新训练的情况下加速它？",
+    "其实我想问：有没有关于扩散模型成员推断攻击的论文？",
+]
+FOLLOW_UPS = [
+    "How robust is it?",
+    "What are its limitations?",
+    "What datasets did they use?",
+    "Compare them.",
+    "Does this method need labelled data?",
+    "Where is the code for that paper?",
+    "Tell me more about the second one.",
+    "Are these results statistically significant?",
+    "Did the authors try the same approach on language models?",
+    "What about GNNs?",
+    "And how does it compare with the baselines?",
+    "Who are the authors?",
+    "How does the proposed method scale to larger models, and did the authors report "
+    "wall-clock time or only FLOPs?",
+    "它的鲁棒性如何？",
+    "这篇论文用了哪些数据集？",
+    "该方法需要标注数据吗？",
+    "这个方法和 GPTQ 比怎么样？",
+    "他们用了什么数据集？",
+    "那篇的代码在哪里？",
+    "上面的结果可信吗？",
+    "第二篇讲了什么？",
+    "其结果在 ImageNet 上如何？",
+    "那图神经网络呢？",
+]
+
+
+@pytest.mark.parametrize("question", STANDALONE)
+def test_a_question_that_names_its_topic_stands_alone(question):
+    assert not is_follow_up(question), dangling_references(question)
+    assert heuristic(question, [DYPE_TURN]) == question  # never inherits the previous topic
+
+
+@pytest.mark.parametrize("question", FOLLOW_UPS)
+def test_an_unresolved_reference_makes_a_follow_up(question):
+    assert is_follow_up(question)
+    rewritten = heuristic(question, [DYPE_TURN])  # the paper named, or the question asked
+    assert rewritten.startswith(question) and ("DyPE" in rewritten or "diffusion" in rewritten)
+
+
+def test_the_reference_is_named():
+    assert "this method" in dangling_references("Does this method need labelled data?")
+    assert "第二篇" in dangling_references("第二篇讲了什么？")
+    assert dangling_references("Why?") == ["no topic of its own"]
+
+
+def test_without_history_nothing_is_rewritten():
+    for question in FOLLOW_UPS[:3] + STANDALONE[:3]:
+        assert heuristic(question, []) == question
+
+
+def test_without_bold_titles_the_previous_question_carries_the_topic():
+    history = [("Which paper watermarks LLM text for per-user attribution?", "IPMark does [1].")]
+    rewritten = heuristic("How robust is it?", history)
+    assert "watermarks" in rewritten and "attribution" in rewritten
+    zh = [("哪篇论文研究大模型水印？", "没有找到。")]
+    assert "水印" in heuristic("它的鲁棒性如何？", zh)
+
+
+def test_what_about_x_asks_the_previous_question_again_of_x():
+    history = [("Which papers study oversmoothing in transformers?",
+                "**Oversmoothing in deep attention** [1] studies it.")]
+    for question in ("What about GNNs?", "And for graph networks?"):
+        rewritten = heuristic(question, history)
+        assert "oversmoothing" in rewritten and "attention" not in rewritten
+    # a pronoun still points at the paper the answer named
+    assert "attention" in heuristic("What about its results on ImageNet?", history)
+
+
+def test_the_llm_sees_the_conversation_only_for_a_follow_up():
+    history = [DYPE_TURN]
+
+    def rewrite(question: str, reply: str) -> tuple[str, QueueModel]:
+        model = QueueModel().enqueue(reply)
+        return asyncio.run(with_llm(question, history, model=model)), model
+
+    standalone = "What is the paper on piecewise linear regression trees about?"
+    out, model = rewrite(standalone, "unused")
+    assert out == standalone and model.calls == []  # no call, no old topic
+    trees = "piecewise linear regression trees"
+    out, model = rewrite("这篇关于分段线性回归树的论文讲了什么？", trees)
+    assert out == trees
+    assert "DyPE" not in model.calls[0][0]["content"]  # translated, not resolved
+    out, model = rewrite("How robust is it?", "DyPE robustness")
+    assert out == "DyPE robustness" and "DyPE" in model.calls[0][0]["content"]
+
+
+def test_the_labelled_set_is_judged_right():
+    """evals/followups.jsonl (bench/followups.py reports it per split): >= 90% per language."""
+    cases = [json.loads(line) for line in LABELLED.read_text().splitlines() if line.strip()]
+    counts: dict[tuple[str, bool], int] = defaultdict(int)
+    right: dict[str, list[bool]] = defaultdict(list)
+    for case in cases:
+        counts[(case["lang"], case["follow_up"])] += 1
+        right[case["lang"]].append(is_follow_up(case["question"]) == case["follow_up"])
+    assert counts[("en", False)] >= 50 and counts[("en", True)] >= 40
+    assert counts[("zh", False)] >= 20 and counts[("zh", True)] >= 20
+    for lang, oks in right.items():
+        assert sum(oks) / len(oks) >= 0.9, lang
