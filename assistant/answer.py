@@ -19,8 +19,9 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from assistant import grounding, prompts, query_filters, tokens
+from assistant import answerability, compare, grounding, prompts, query_filters, tokens
 from assistant.citations import CitationFilter, tidy
+from assistant.extractive import ExtractiveAnswerer
 from assistant.paper import Paper
 from assistant.relevance import Relevance, judge
 from assistant.retrieval import Filters, Retrieval, RetrievedPaper, Retriever
@@ -43,8 +44,9 @@ class Answerer(Protocol):
     multilingual: bool  # False: understands English questions only (the offline answerer)
 
     async def select(self, question: str, papers: Sequence[RetrievedPaper],
-                     relevance: Relevance) -> list[RetrievedPaper]:
-        """The sources to answer from, in citation order: ``[n]`` is the n-th of them."""
+                     relevance: Relevance, *, leads: int = 0) -> list[RetrievedPaper]:
+        """The sources to answer from, in citation order: ``[n]`` is the n-th of them. The
+        first ``leads`` papers must be among them (a comparison's sides, in order)."""
         ...
 
     def stream_answer(self, question: str, sources: Sequence[RetrievedPaper],
@@ -61,7 +63,8 @@ class Citation:
     def to_dict(self) -> dict[str, Any]:
         p = self.paper
         return {"n": self.n, "paper_id": p.paper_id, "title": p.title, "venue": p.venue,
-                "year": p.year, "url": p.url or p.code_url, "code_url": p.code_url}
+                "year": p.year, "url": p.url or p.code_url, "code_url": p.code_url,
+                "status": p.status, "published": not p.is_unpublished}
 
 
 @dataclass
@@ -79,6 +82,8 @@ class Answer:
     relevance: dict[str, Any] = field(default_factory=dict)
     cut: bool = False
     search_query: str = ""
+    outcome: str = "answered"  # answered | near_miss (nothing here is about it) | refused
+    answerability: dict[str, Any] = field(default_factory=dict)
     filters: dict[str, Any] = field(default_factory=dict)
     grounding: grounding.Grounding | None = None  # per-sentence support and attribution
 
@@ -95,6 +100,8 @@ class Answer:
             "papers": [{"paper_id": rp.paper.paper_id, "title": rp.paper.title,
                         "score": round(rp.score, 4)} for rp in self.papers],
             "refused": self.refused,
+            "outcome": self.outcome,
+            "answerability": self.answerability,
             "usage": self.usage,
             "timings": {k: round(v, 1) for k, v in self.timings.items()},
             "dropped_citations": self.dropped_citations,
@@ -169,9 +176,9 @@ class LLMAnswerer:
         return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
     async def select(self, question: str, papers: Sequence[RetrievedPaper],
-                     relevance: Relevance) -> list[RetrievedPaper]:
+                     relevance: Relevance, *, leads: int = 0) -> list[RetrievedPaper]:
         """Every retrieved paper, in retrieval order or (when enabled) the LLM's order."""
-        if self.rerank_enabled and papers:
+        if self.rerank_enabled and papers and not leads:
             return await self.rerank(question, list(papers))
         return list(papers)
 
@@ -234,6 +241,7 @@ CJK_OFFLINE = ("The indexed papers do not answer this in the offline mode: the b
                "answerer matches English abstracts, so a question in Chinese is found only by the "
                "method names it contains. Ask in English, name the method, or configure an LLM "
                "endpoint (OPENAI_BASE_URL) to translate the question.")
+NEAR_MISS_PAPERS = 3
 _LLM_REFUSAL_MARKERS = ("do not answer", "does not answer", "don't answer", "cannot answer",
                         "no information", "not covered")
 
@@ -253,24 +261,42 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
         filters = query_filters.infer(question, venues=venues, years=years, explicit=filters)
     diversity = retriever.mmr_lambda if is_list_question(question) else None
     retrieval = retriever.search(search_query, k=k, filters=filters, diversity=diversity)
+    leads = _compared(search_query, retrieval, retriever=retriever, filters=filters, k=k)
     yield Retrieved(retrieval)
     timings = dict(retrieval.timings)
     rel = judge(search_query, retrieval.papers)
-    if filters and filters.paper_ids and retrieval.papers and not rel.relevant:
-        rel = rel.scoped([rp.paper.paper_id for rp in retrieval.papers])  # the user's pick
-    extra: dict[str, Any] = {"search_query": search_query,
+    decision = answerability.decide(search_query, retrieval.papers,
+                                    answerability.stats_for(retriever.index()))
+    if filters and filters.paper_ids and retrieval.papers:  # the user picked the paper
+        decision.outcome = "answered"
+        if not rel.relevant:
+            rel = rel.scoped([rp.paper.paper_id for rp in retrieval.papers])
+    extra: dict[str, Any] = {"search_query": search_query, "outcome": decision.outcome,
+             "answerability": decision.to_dict(),
              "filters": {k: v for k, v in asdict(filters).items() if v} if filters else {}}
-    if not rel.relevant:
-        n = retriever.store.paper_count() if retrieval.papers else 0
-        text = (CJK_OFFLINE if has_cjk(question) and not answerer.multilingual
-                else REFUSAL.format(n=n, q=question))
+    if decision.outcome != "answered":
+        if decision.outcome == "near_miss" and not (has_cjk(question)
+                                                    and not answerer.multilingual):
+            closest = retrieval.papers[:NEAR_MISS_PAPERS]
+            composer = ExtractiveAnswerer(embedder=retriever.store.embedder)
+            text = composer.compose_near_miss(question, closest)
+            citations = [Citation(n, rp.paper) for n, rp in enumerate(closest, 1)]
+        else:
+            n = retriever.store.paper_count() if retrieval.papers else 0
+            text = (CJK_OFFLINE if has_cjk(question) and not answerer.multilingual
+                    else REFUSAL.format(n=n, q=question))
+            citations = []
         yield Delta(text)
         timings["total_ms"] = (time.perf_counter() - t0) * 1000
-        yield Finished(Answer(question, text, answerer.backend, answerer.model, [],
-                              retrieval.papers, True, {}, timings, [], rel.to_dict(), **extra))
+        result = Answer(question, text, answerer.backend, answerer.model, citations,
+                        retrieval.papers, True, {}, timings, [], rel.to_dict(), **extra)
+        if ground and citations:
+            result.grounding = grounding.ground(text, citations, retrieval.papers,
+                                                embedder=retriever.store.embedder)
+        yield Finished(result)
         return
     t_s = time.perf_counter()
-    sources = await answerer.select(question, retrieval.papers, rel)
+    sources = await answerer.select(question, retrieval.papers, rel, leads=leads)
     timings["select_ms"] = (time.perf_counter() - t_s) * 1000
     filt = CitationFilter(len(sources))
     parts: list[str] = []
@@ -302,6 +328,28 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
         timings["ground_ms"] = (time.perf_counter() - t_g) * 1000
     timings["total_ms"] = (time.perf_counter() - t0) * 1000
     yield Finished(result)
+
+
+def _compared(query: str, retrieval: Retrieval, *, retriever: Retriever,
+              filters: Filters | None, k: int) -> int:
+    """For "A vs B": each side searched on its own, its best paper put first. Returns how many
+    papers lead (0 when the question compares nothing, or both sides find one paper)."""
+    pair = compare.sides(query)
+    if not pair or (filters and filters.paper_ids):
+        return 0
+    leads: list[RetrievedPaper] = []
+    for side in pair:
+        found = retriever.search(side, k=1, filters=filters).papers
+        if found and all(found[0].paper.paper_id != rp.paper.paper_id for rp in leads):
+            leads.append(found[0])
+    if len(leads) < 2:
+        return 0
+    ids = {rp.paper.paper_id for rp in leads}
+    rest = [rp for rp in retrieval.papers if rp.paper.paper_id not in ids]
+    retrieval.papers = (leads + rest)[: max(k, 2)]
+    for rank, rp in enumerate(retrieval.papers, 1):
+        rp.rank = rank
+    return len(leads)
 
 
 def answer(question: str, *, retriever: Retriever, answerer: Answerer, k: int = 6,

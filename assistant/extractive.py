@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from assistant.compare import sides
 from assistant.grounding import sentence_vectors
 from assistant.relevance import Relevance, coverage
 from assistant.textutil import clean_markup, is_list_question, split_sentences
@@ -112,7 +113,7 @@ class ExtractiveAnswerer:
         return chosen
 
     async def select(self, question: str, papers: Sequence[RetrievedPaper],
-                     relevance: Relevance) -> list[RetrievedPaper]:
+                     relevance: Relevance, *, leads: int = 0) -> list[RetrievedPaper]:
         """The papers to cite, in citation order.
 
         A list question: the relevant papers. Otherwise the best-supported paper, those whose
@@ -122,6 +123,10 @@ class ExtractiveAnswerer:
         generated ml-large suite, cited-first 0.884 by evidence, 0.907 in retrieval order
         among the close papers, 0.924 with retrieval's first kept: its rank-1 rate).
         """
+        if leads:  # a comparison: each side's paper, in order
+            return list(papers[:leads])
+        if not relevance.relevant_ids:  # answerable by the decision, weak evidence
+            return list(papers[:1])
         if is_list_question(question):
             keep = set(relevance.relevant_ids)
         else:
@@ -135,23 +140,36 @@ class ExtractiveAnswerer:
         sources = list(sources)
         if not sources:
             return "The indexed papers do not answer this question."
-        plural = is_list_question(question) and len(sources) > 1
+        plural = len(sources) > 1 and (is_list_question(question) or bool(sides(question)))
         chosen = self.pick(question, sources, plural=plural)
         if plural:
-            lines = [f"{len(sources)} papers in the collection bear on this:", ""]
+            head = (f"{len(sources)} papers in the collection bear on this:"
+                    if not sides(question) else "What each paper says, side by side:")
+            lines = [head, ""]
             for n, (rp, sents) in enumerate(zip(sources, chosen, strict=True), 1):
                 body = " ".join(third_person(s.text) for s in sents)
-                lines.append(f"- **{rp.paper.title}** [{n}]: {body} [{n}]")
+                lines.append(f"- **{rp.paper.display_title}** [{n}]: {body} [{n}]")
             return "\n".join(lines)
         top = sources[0]
         where = f" ({top.paper.venue_year})" if top.paper.venue_year else ""
-        parts = [f"The most relevant paper is **{top.paper.title}**{where} [1]."]
+        parts = [f"The most relevant paper is **{top.paper.display_title}**{where} [1]."]
         parts += [f"{third_person(s.text)} [1]" for s in chosen[0]]
         text = " ".join(parts)
         if len(sources) > 1:
-            others = [f"**{rp.paper.title}** [{n}]" for n, rp in enumerate(sources[1:], 2)]
+            others = [f"**{rp.paper.display_title}** [{n}]" for n, rp in enumerate(sources[1:], 2)]
             text += "\n\nAlso related: " + "; ".join(others) + "."
         return text
+
+    def compose_near_miss(self, question: str, sources: Sequence[RetrievedPaper]) -> str:
+        """Nothing here is about the question: say so, then the closest papers, each with the
+        sentence of its abstract nearest the question, cited as [n] = ``sources[n - 1]``."""
+        chosen = self.pick(question, sources, plural=True)
+        lines = [f"Nothing in this collection is about “{question.rstrip('?')}”. "
+                 f"The closest papers, none of which answers it:", ""]
+        for n, (rp, sents) in enumerate(zip(sources, chosen, strict=True), 1):
+            body = " ".join(third_person(s.text) for s in sents)
+            lines.append(f"- **{rp.paper.display_title}** [{n}]: {body} [{n}]")
+        return "\n".join(lines)
 
     async def rewrite(self, question: str, history: Sequence[tuple[str, str]]) -> str:
         from assistant.rewrite import heuristic

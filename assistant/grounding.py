@@ -154,7 +154,8 @@ class Units:
 
 def units_of(paper: Paper, embedder: Embedder) -> Units:
     sentences = split_sentences(clean_markup(paper.abstract))
-    title = f"{paper.title} ({paper.venue_year})" if paper.venue_year else paper.title
+    name = paper.display_title  # the title as answers show it (marked when not published)
+    title = f"{name} ({paper.venue_year})" if paper.venue_year else name
     pairs = [f"{a} {b}" for a, b in itertools.pairwise(sentences)]
     return Units([title, *sentences, *pairs], [-1, *range(len(sentences)), *range(len(pairs))],
                  1 + len(sentences), numbers(f"{paper.title} {paper.venue_year} {paper.abstract}"),

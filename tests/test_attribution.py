@@ -40,7 +40,7 @@ def slice_store(tmp_path_factory: pytest.TempPathFactory, embedder):
 
 
 def _words_of(paper: Paper) -> set[str]:
-    return stems(f"{paper.title} {paper.venue} {paper.year} {paper.abstract}")
+    return stems(f"{paper.display_title} {paper.venue} {paper.year} {paper.abstract}")
 
 
 def _questions(rows: list[dict], n: int, seed: int) -> list[str]:
@@ -112,3 +112,29 @@ def test_numbers_a_paper_does_not_state_are_unsupported(bundled_store):
                  embedder=bundled_store.embedder)
     assert good.claims[0].verdict == "supported"
     assert bad.claims[0].verdict == "unsupported" and bad.claims[0].missing_numbers == ["7.3"]
+
+
+def test_each_side_of_a_comparison_is_found_and_cited(slice_store):
+    """'How does A differ from B?' over random pairs of real papers: [1] is A, [2] is B, and
+    each cited claim is quoted from the paper it cites."""
+    store, rows = slice_store
+    retriever = Retriever(store=store)
+    answerer = build_answerer(load_settings(), embedder=store.embedder)
+    rng = random.Random(3)
+    pairs = [rng.sample(rows, 2) for _ in range(8)]
+    for a, b in pairs:
+        q = f"How does {a['title']} differ from {b['title']}?"
+        result = answer(q, retriever=retriever, answerer=answerer, k=6)
+        assert [c.paper.paper_id for c in result.citations[:2]] == [a["uid"], b["uid"]], q
+        assert result.grounding is not None and result.grounding.summary()["misattributed"] == 0
+
+
+def test_comparison_sides():
+    from assistant.compare import sides
+
+    assert sides("How do the Gumbel-Softmax and the Concrete distribution papers differ?") == [
+        "Gumbel-Softmax", "Concrete distribution"]
+    assert sides("DyPE vs UniR?") == ["DyPE", "UniR"]
+    assert sides("How does IPMark compare with KGW watermarking?") == ["IPMark",
+                                                                       "KGW watermarking"]
+    assert sides("Which paper proposes DyPE?") is None

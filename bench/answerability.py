@@ -1,0 +1,203 @@
+"""Fit the answer / near-miss / refuse decision (assistant/answerability.py) on dev; report test.
+
+    python bench/answerability.py [--stores bench/stores] [--n 150] [--fit]
+
+Needs `make bench-scifact bench-large` (collections beir-scifact and ml-large in bench/stores).
+Questions with a known right outcome, each in dev or test by the split files in evals/splits/:
+
+- ICML 2026 (19 papers): answer = suite answerable; near miss = suite near misses and ML
+  topics, ml-large TL;DRs; refuse = SciFact claims, suite off-domain.
+- ml-large (2,757 papers): answer = TL;DRs of papers in it; near miss = the same with the paper
+  removed, held-out TL;DRs; refuse = SciFact claims.
+- SciFact (5,183 abstracts): answer = claims; near miss = the same with the cited abstracts
+  removed; refuse = ML paper titles.
+
+"Removed" = the paper is dropped from what retrieval returned (the store without it).
+``--fit`` fits the two logistic models on dev (class-balanced) and picks the cut-offs on dev:
+T_DOMAIN for the best balanced accuracy of in-domain vs off-domain, T_ANSWER as the highest
+at which dev answerable questions are still answered 95% of the time. Prints the constants to
+paste into answerability.py, then the shipped rule's confusion matrix on test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from assistant import answerability as ans  # noqa: E402
+from assistant.corpus import bundled_papers  # noqa: E402
+from assistant.embeddings import LocalEmbedder  # noqa: E402
+from assistant.evaluation.beir import load_qrels, load_queries  # noqa: E402
+from assistant.evaluation.suite import load_suite, resolve_papers  # noqa: E402
+from assistant.retrieval import Retriever  # noqa: E402
+from assistant.store import PaperStore  # noqa: E402
+
+SHARED = ROOT.parent / "shared"
+NAMES = {0: "refuse", 1: "near miss", 2: "answer"}
+OFF_DOMAIN_DEV = {"absent-bread", "absent-football"}  # the dev suite's non-ML absent topics
+
+
+def suite_items(name: str, split: str, papers: list) -> list[tuple[str, int, set[str]]]:
+    suite = load_suite(ROOT / "evals" / f"{name}.yaml").only(split)
+    out = []
+    for case in suite.cases:
+        if len(case.turns) != 1 or case.id.startswith("zh"):
+            continue
+        t = case.turns[0]
+        if "held-out" in case.tags or "near-miss" in case.tags:
+            out.append((t.question, 1, set()))
+        elif t.refuse:
+            off = "off-domain" in case.tags or case.id in OFF_DOMAIN_DEV
+            out.append((t.question, 0 if off else 1, set()))
+        elif t.expect_papers:
+            ids = set(resolve_papers(t.expect_papers, papers, case.id))
+            out.append((t.question, 2, ids))
+    return out
+
+
+def row(retriever: Retriever, stats: ans.TermStats, q: str, drop: set[str], k: int = 6
+        ) -> list[float]:
+    papers = retriever.search(q, k=k + len(drop)).papers
+    papers = [rp for rp in papers if rp.paper.paper_id not in drop][:k]
+    f = ans.features(q, papers, stats)
+    return [f[name] for name in ans.FEATURES]
+
+
+def fit(x: np.ndarray, y: np.ndarray, steps: int = 6000, lr: float = 0.3) -> np.ndarray:
+    xb = np.hstack([x, np.ones((len(x), 1))])
+    w = np.zeros(xb.shape[1])
+    weight = np.where(y == 1, 0.5 / y.mean(), 0.5 / (1 - y.mean()))
+    for _ in range(steps):
+        p = 1 / (1 + np.exp(-xb @ w))
+        w -= lr * (xb.T @ ((p - y) * weight) / len(y) + 1e-3 * np.r_[w[:-1], 0])
+    return w
+
+
+def prob(w, x: np.ndarray) -> np.ndarray:
+    return 1 / (1 + np.exp(-(x @ np.asarray(w[:-1]) + w[-1])))
+
+
+def predict(wd, wa, td, ta, x: np.ndarray) -> np.ndarray:
+    dom, answer = prob(wd, x), prob(wa, x)
+    return np.where(dom < td, 0, np.where(answer < ta, 1, 2))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--stores", type=Path, default=ROOT / "bench" / "stores")
+    ap.add_argument("--n", type=int, default=150, help="questions per sampled group and split")
+    ap.add_argument("--fit", action="store_true")
+    args = ap.parse_args()
+    rng = random.Random(1)
+    emb = LocalEmbedder()
+    icml = PaperStore(collection="icml2026", embedder=emb, path=args.stores / "calib-icml",
+                      create=True)
+    icml.ingest(bundled_papers(), source="bundled:icml2026")
+    stores = {"icml": icml,
+              "ml-large": PaperStore(collection="ml-large", embedder=emb, path=args.stores),
+              "scifact": PaperStore(collection="beir-scifact", embedder=emb, path=args.stores)}
+    retr = {k: Retriever(store=s) for k, s in stores.items()}
+    stats = {k: ans.TermStats(r.index()) for k, r in retr.items()}
+    claims = load_queries(SHARED / "bench" / "scifact" / "queries_train.jsonl")
+    qrels = load_qrels(SHARED / "bench" / "scifact" / "qrels_train_cited.tsv")
+    sci_split = json.loads((ROOT / "evals" / "splits" / "scifact-train.json").read_text())
+    with (SHARED / "corpus" / "ml-abstracts.jsonl").open() as fh:
+        titles = [json.loads(line)["title"] for line in fh]
+    rng.shuffle(titles)
+    icml_papers = icml.papers()
+    data: dict[str, list[tuple[str, str, int, list[float]]]] = {"dev": [], "test": []}
+    for split, title_part in (("dev", titles[:3000]), ("test", titles[3000:6000])):
+        def add(store: str, group: str, label: int, q: str, drop: set[str] = frozenset(),
+                split: str = split) -> None:
+            data[split].append((store, group, label, row(retr[store], stats[store], q, drop)))
+
+        for q, label, _ in suite_items("icml2026", split, icml_papers):
+            add("icml", "suite", label, q)
+        large_suite = load_suite(ROOT / "evals" / "ml-large.yaml").only(split)
+        in_cases = [c for c in large_suite.cases if "in-store" in c.tags]
+        held = [c for c in large_suite.cases if "held-out" in c.tags]
+        for c in rng.sample(in_cases, min(args.n, len(in_cases))):
+            q, pid = c.turns[0].question, c.turns[0].expect_papers[0]
+            add("ml-large", "tldr in store", 2, q)
+            add("ml-large", "tldr, paper removed", 1, q, {pid})
+        for c in held:
+            add("ml-large", "tldr held out", 1, c.turns[0].question)
+        for c in rng.sample(in_cases, min(60, len(in_cases))):
+            add("icml", "ml-large tldr", 1, c.turns[0].question)
+        sci = [q for q in sci_split[split] if q in claims and q in qrels]
+        for q in rng.sample(sci, min(args.n, len(sci))):
+            add("scifact", "claim", 2, claims[q])
+            add("scifact", "claim, cited removed", 1, claims[q], set(qrels[q]))
+        for q in rng.sample(sci, min(60, len(sci))):
+            add("icml", "scifact claim", 0, claims[q])
+            add("ml-large", "scifact claim", 0, claims[q])
+        for t in title_part[: min(args.n, 100)]:
+            add("scifact", "ML title", 0, t)
+    dev_x = np.array([r[3] for r in data["dev"]])
+    dev_y = np.array([r[2] for r in data["dev"]])
+    if args.fit:
+        wd = fit(dev_x, (dev_y > 0).astype(float))
+        inside = dev_y > 0
+        wa = fit(dev_x[inside], (dev_y[inside] == 2).astype(float))
+        pd_dev = prob(wd, dev_x)
+        td = max(np.linspace(0.05, 0.95, 91), key=lambda t: (
+            np.mean(pd_dev[dev_y > 0] >= t) + np.mean(pd_dev[dev_y == 0] < t)))
+        pa_dev = prob(wa, dev_x)
+        ok = [t for t in np.linspace(0.05, 0.95, 91)
+              if np.mean((pa_dev >= t)[dev_y == 2] & (pd_dev >= td)[dev_y == 2]) >= 0.95]
+        ta = max(ok) if ok else 0.5
+        print("W_DOMAIN =", tuple(round(float(v), 3) for v in wd))
+        print("W_ANSWER =", tuple(round(float(v), 3) for v in wa))
+        print(f"T_DOMAIN = {td:.2f}\nT_ANSWER = {ta:.2f}\n")
+    else:
+        wd, wa, td, ta = ans.W_DOMAIN, ans.W_ANSWER, ans.T_DOMAIN, ans.T_ANSWER
+    if args.fit:
+        for i, name in enumerate(ans.FEATURES):  # how each feature separates, on dev
+            col = dev_x[:, i]
+            print(f"{name:>12}: " + "  ".join(f"{NAMES[c]} {np.mean(col[dev_y == c]):.3f}"
+                                              for c in (2, 1, 0)))
+    report: dict = {"features": ans.FEATURES, "W_DOMAIN": list(map(float, wd)),
+                    "W_ANSWER": list(map(float, wa)), "T_DOMAIN": float(td),
+                    "T_ANSWER": float(ta), "splits": {}}
+    for split in ("dev", "test"):
+        rows = data[split]
+        pred = predict(wd, wa, td, ta, np.array([r[3] for r in rows]))
+        print(f"## {split}: by group (share of each outcome)\n")
+        print("| store | questions | truth | n | answered | near miss | refused |")
+        print("|---|---|---|---|---|---|---|")
+        groups: dict = {}
+        for (store, group, label, _), p in zip(rows, pred, strict=True):
+            groups.setdefault((store, group, label), []).append(int(p))
+        out = []
+        for (store, group, label), ps in groups.items():
+            c = Counter(ps)
+            n = len(ps)
+            print(f"| {store} | {group} | {NAMES[label]} | {n} | {c[2] / n:.3f} | "
+                  f"{c[1] / n:.3f} | {c[0] / n:.3f} |")
+            out.append({"store": store, "questions": group, "truth": NAMES[label], "n": n,
+                        "answered": c[2] / n, "near_miss": c[1] / n, "refused": c[0] / n})
+        truth = np.array([r[2] for r in rows])
+        matrix = [[int(np.sum((truth == t) & (pred == p))) for p in (2, 1, 0)] for t in (2, 1, 0)]
+        print(f"\n{split} confusion (rows truth answer/near miss/refuse; columns the same): "
+              f"{matrix}")
+        rates = {"answerable answered": float(np.mean(pred[truth == 2] == 2)),
+                 "near misses not answered": float(np.mean(pred[truth == 1] != 2)),
+                 "off-domain refused": float(np.mean(pred[truth == 0] == 0))}
+        print("  ".join(f"{k}: {v:.3f}" for k, v in rates.items()) + "\n")
+        report["splits"][split] = {"groups": out, "confusion": matrix, "rates": rates}
+    res = ROOT / "bench" / "results"
+    res.mkdir(exist_ok=True)
+    (res / "answerability.json").write_text(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    main()
