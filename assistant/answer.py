@@ -242,6 +242,7 @@ CJK_OFFLINE = ("The indexed papers do not answer this in the offline mode: the b
                "method names it contains. Ask in English, name the method, or configure an LLM "
                "endpoint (OPENAI_BASE_URL) to translate the question.")
 NEAR_MISS_PAPERS = 3
+LIST_K = 10  # "which papers ..." searches at least this many
 _LLM_REFUSAL_MARKERS = ("do not answer", "does not answer", "don't answer", "cannot answer",
                         "no information", "not covered")
 
@@ -259,7 +260,10 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     if infer_filters:
         venues, years = retriever.facets()
         filters = query_filters.infer(question, venues=venues, years=years, explicit=filters)
-    diversity = retriever.mmr_lambda if is_list_question(question) else None
+    listing = is_list_question(question)
+    diversity = retriever.mmr_lambda if listing else None
+    if listing:  # a survey lists every relevant paper among more candidates
+        k = max(k, LIST_K)
     retrieval = retriever.search(search_query, k=k, filters=filters, diversity=diversity)
     leads = _compared(search_query, retrieval, retriever=retriever, filters=filters, k=k)
     yield Retrieved(retrieval)

@@ -59,6 +59,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("question")
     p.add_argument("--backend", choices=["auto", "llm", "extractive"])
     p.add_argument("--model", help="chat model name (ASSISTANT_MODEL)")
+    p.add_argument("--table", choices=["md", "csv"],
+                   help="print the cited papers as a table (what each proposes, its main "
+                        "result) instead of the prose answer")
     _filters(p)
     _common(p)
 
@@ -179,7 +182,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     store = _store(settings)
     retriever = Retriever.from_settings(settings, store=store)
     answerer = build_answerer(settings, embedder=store.embedder)
-    stream = not args.json and sys.stdout.isatty()
+    stream = not args.json and not args.table and sys.stdout.isatty()
 
     def show(text: str) -> None:
         sys.stdout.write(text)
@@ -189,6 +192,14 @@ def cmd_ask(args: argparse.Namespace) -> int:
                     filters=_filters_from(args), on_delta=show if stream else None)
     if args.json:
         _print_json(result.to_dict())
+        return 0
+    if args.table:
+        from assistant import survey
+
+        if not result.citations:
+            sys.stdout.write(result.text + "\n")
+            return 0
+        sys.stdout.write(survey.render(survey.rows(result), args.table))
         return 0
     g = result.grounding
     if not stream:

@@ -35,8 +35,8 @@ _RESULT_S = re.compile(r"\b(?:outperform\w*|achiev\w*|improv\w*|surpass\w*|show|
                        r"[+-]\d", re.IGNORECASE)
 _METHOD_S = re.compile(r"\bwe (?:propose|introduce|present|develop|design)\b|\b(?:named|called)\b",
                        re.IGNORECASE)
-_WHICH = re.compile(r"\b(?:which|what) (?:paper|work|method|approach|study)\b|\bis there a paper\b",
-                    re.IGNORECASE)
+_WHICH = re.compile(r"\b(?:which|what) (?:papers?|works?|methods?|approach(?:es)?|stud(?:y|ies))\b"
+                    r"|\bis there a paper\b|\blist\b", re.IGNORECASE)
 
 
 _OWN_WORK = re.compile(r"\b(?:we|our|this (?:paper|work))\b", re.IGNORECASE)
@@ -68,7 +68,9 @@ class ExtractiveAnswerer:
     model = "extractive-v1"
     multilingual = False  # it matches English abstract sentences
 
-    def __init__(self, *, embedder: Embedder, max_sentences: int = 3, max_papers: int = 5) -> None:
+    def __init__(self, *, embedder: Embedder, max_sentences: int = 3, max_papers: int = 5,
+                 list_hint_at: int = 10) -> None:
+        self.list_hint_at = list_hint_at  # a list this long may have been cut by k
         self.embedder = embedder
         self.max_sentences = max_sentences
         self.max_papers = max_papers
@@ -127,8 +129,9 @@ class ExtractiveAnswerer:
             return list(papers[:leads])
         if not relevance.relevant_ids:  # answerable by the decision, weak evidence
             return list(papers[:1])
-        if is_list_question(question):
+        if is_list_question(question):  # every relevant paper retrieved, best first
             keep = set(relevance.relevant_ids)
+            return [rp for rp in papers if rp.paper.paper_id in keep]
         else:
             keep = set(relevance.close_ids)
             if papers and papers[0].paper.paper_id in relevance.relevant_ids:
@@ -143,8 +146,11 @@ class ExtractiveAnswerer:
         plural = len(sources) > 1 and (is_list_question(question) or bool(sides(question)))
         chosen = self.pick(question, sources, plural=plural)
         if plural:
-            head = (f"{len(sources)} papers in the collection bear on this:"
+            head = (f"{len(sources)} papers in the collection bear on this, best first:"
                     if not sides(question) else "What each paper says, side by side:")
+            if len(sources) >= self.list_hint_at and not sides(question):
+                head = (f"{len(sources)} papers in the collection bear on this, best first "
+                        f"(more may: ask with a larger --k to see them):")
             lines = [head, ""]
             for n, (rp, sents) in enumerate(zip(sources, chosen, strict=True), 1):
                 body = " ".join(third_person(s.text) for s in sents)

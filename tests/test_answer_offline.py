@@ -94,3 +94,19 @@ def test_chinese_questions_offline(bundled_store):
     assert not named.refused and "DyPE" in named.citations[0].paper.title
     unnamed = ask(bundled_store, "有没有关于大语言模型水印的论文？")
     assert unnamed.refused and "do not answer" in unnamed.text and "OPENAI_BASE_URL" in unnamed.text
+
+
+def test_a_survey_as_a_table(bundled_store, capsys):
+    import csv
+    import io
+
+    from assistant.cli import main
+
+    assert main(["ask", "--table", "csv", "Which papers are about quantization?"]) == 0
+    table = list(csv.reader(io.StringIO(capsys.readouterr().out)))
+    assert table[0] == ["n", "title", "venue_year", "proposes", "main_result"]
+    titles = [r[1] for r in table[1:]]
+    assert any("MaskAQ" in t for t in titles) and any("Q2D2" in t for t in titles)
+    assert all(r[3].startswith("The authors") for r in table[1:])  # the contribution sentence
+    assert main(["ask", "--table", "md", "Which papers are about quantization?"]) == 0
+    assert capsys.readouterr().out.startswith("| # | paper | venue | what it proposes |")

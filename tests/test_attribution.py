@@ -138,3 +138,33 @@ def test_comparison_sides():
     assert sides("How does IPMark compare with KGW watermarking?") == ["IPMark",
                                                                        "KGW watermarking"]
     assert sides("Which paper proposes DyPE?") is None
+
+
+def test_three_outcomes_each_keep_their_promise(slice_store):
+    """Over in-store TL;DRs, TL;DRs of ICLR 2018 papers the store does not hold, and questions
+    from other fields: every outcome occurs, and each says what it is. A near miss names the
+    closest papers, cites each for its own sentence, and is not an answer."""
+    store, rows = slice_store
+    retriever = Retriever(store=store)
+    answerer = build_answerer(load_settings(), embedder=store.embedder)
+    absent = read_slice(SHARED, [("iclr", 2018)])[:200]
+    questions = (_questions(rows, 10, seed=5) + _questions(absent, 25, seed=5) +
+                 ["What is the best recipe for sourdough bread?",
+                  "Who won the 2022 football world cup?",
+                  "Which court rulings shaped copyright law for photographs?"])
+    seen = set()
+    for q in questions:
+        result = answer(q, retriever=retriever, answerer=answerer, k=6)
+        seen.add(result.outcome)
+        data = result.to_dict()
+        assert data["outcome"] == result.outcome
+        if result.outcome == "answered":
+            assert not result.refused and result.citations
+        elif result.outcome == "near_miss":
+            assert result.refused and result.text.startswith("Nothing in this collection is about")
+            assert 1 <= len(result.citations) <= 3
+            assert result.grounding is not None
+            assert all(c.verdict == "supported" for c in result.grounding.claims)
+        else:
+            assert result.refused and not result.citations
+    assert seen == {"answered", "near_miss", "refused"}
