@@ -1,4 +1,4 @@
-"""How well does the follow-up detector (assistant/rewrite.py) tell a follow-up from a new question?
+"""How well does the follow-up detector (assistant/followup.py) tell follow-ups from new questions?
 
     python bench/followups.py [--errors]
 
