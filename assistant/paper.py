@@ -132,8 +132,8 @@ class Paper:
         rejected)" for a paper that is not in the proceedings), link."""
         bits = [self.title.rstrip(".") + "."]
         if self.authors:
-            names = ", ".join(self.authors[:3]) + (" et al." if len(self.authors) > 3 else "")
-            bits.append(names + ".")
+            names = ", ".join(self.authors[:3]) + (" et al" if len(self.authors) > 3 else "")
+            bits.append(names.rstrip(".") + ".")
         outcome = self.outcome
         if outcome:
             where = self.venue_year

@@ -102,7 +102,8 @@ def run_suite(suite: Suite, *, retriever: Retriever, answerer: Answerer,
                 verdict = judge_answer(turn.question, ans, model=judge_model)
                 m["judge_score"], m["judge_reason"] = verdict["score"], verdict["reason"]
             turns_out.append({"turn": j, "question": turn.question, "answer": ans.text,
-                              "refused": ans.refused, "search_query": ans.search_query,
+                              "refused": ans.refused, "outcome": ans.outcome,
+                              "search_query": ans.search_query,
                               "cited": [c.paper.title for c in ans.citations],
                               "sentences": (ans.grounding.to_dict()["sentences"]
                                             if ans.grounding else []),
