@@ -353,6 +353,11 @@ async def test_slash_commands_keys_and_palette(make_app, tmp_path):
         assert chat.prompt.value.startswith("/export bib")
         await pilot.press("down", "down", "down")
         assert chat.prompt.value == ""  # back to the (empty) draft
+        table = tmp_path / "papers.csv"
+        await ask(pilot, f"/table csv {table}", wait=False)
+        await until(pilot, lambda: table.exists())
+        assert table.read_text().splitlines()[0] == "n,title,venue_year,proposes,main_result"
+        assert "DyPE" in table.read_text().splitlines()[1]
         await pilot.press("ctrl+n")
         await pilot.pause()
         assert chat.views == [] and chat.conversation_id is None

@@ -2,6 +2,7 @@
 
     /help  /new  /papers  /history  /export [md|json|bib|suite] [FILE]  /model [NAME|offline]
     /filter venue=ICML year=2026 author=NAME paper=ID   /filter off   /copy  /save
+    /table [md|csv] [FILE]
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ COMMANDS: dict[str, str] = {
     "/filter": "/filter venue=V year=Y author=A paper=ID, or /filter off",
     "/copy": "copy the selected answer with its references",
     "/save": "save the selected answer with its references to a file",
+    "/table": "/table [md|csv] [FILE]: the selected answer's papers as a table (what each "
+              "proposes, its main result) in a file",
 }
 
 

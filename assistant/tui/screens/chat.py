@@ -377,6 +377,20 @@ class ChatScreen(Screen[None]):
             self.notify("Copied the answer with its references (OSC 52). If your terminal "
                         "ignores that, ctrl+s saves it to a file.", timeout=5)
 
+    def action_table(self, fmt: str = "md", path: str = "") -> None:
+        """The selected answer's cited papers as a Markdown or CSV table, in a file."""
+        from assistant import survey
+
+        answer = self._selected_answer()
+        if answer is None or self.selected is None:
+            return
+        if not answer.citations:
+            self.notify("This answer cites no paper: nothing to tabulate.", severity="warning")
+            return
+        name = f"papers-{self.conversation_id or 'unsaved'}-{self.selected.number}.{fmt}"
+        self.app.write_export(survey.render(survey.rows(answer), fmt), path,
+                              default_name=name)
+
     def action_save(self, path: str = "") -> None:
         from assistant.export import answer_markdown
 
