@@ -37,6 +37,7 @@ from assistant import answerability as ans  # noqa: E402
 from assistant.corpus import bundled_papers  # noqa: E402
 from assistant.embeddings import LocalEmbedder  # noqa: E402
 from assistant.evaluation.beir import load_qrels, load_queries  # noqa: E402
+from assistant.evaluation.metrics import fit_logistic  # noqa: E402
 from assistant.evaluation.suite import load_suite, resolve_papers  # noqa: E402
 from assistant.retrieval import Retriever  # noqa: E402
 from assistant.store import PaperStore  # noqa: E402
@@ -70,16 +71,6 @@ def row(retriever: Retriever, stats: ans.TermStats, q: str, drop: set[str], k: i
     papers = [rp for rp in papers if rp.paper.paper_id not in drop][:k]
     f = ans.features(q, papers, stats)
     return [f[name] for name in ans.FEATURES]
-
-
-def fit(x: np.ndarray, y: np.ndarray, steps: int = 6000, lr: float = 0.3) -> np.ndarray:
-    xb = np.hstack([x, np.ones((len(x), 1))])
-    w = np.zeros(xb.shape[1])
-    weight = np.where(y == 1, 0.5 / y.mean(), 0.5 / (1 - y.mean()))
-    for _ in range(steps):
-        p = 1 / (1 + np.exp(-xb @ w))
-        w -= lr * (xb.T @ ((p - y) * weight) / len(y) + 1e-3 * np.r_[w[:-1], 0])
-    return w
 
 
 def prob(w, x: np.ndarray) -> np.ndarray:
@@ -145,9 +136,10 @@ def main() -> None:
     dev_x = np.array([r[3] for r in data["dev"]])
     dev_y = np.array([r[2] for r in data["dev"]])
     if args.fit:
-        wd = fit(dev_x, (dev_y > 0).astype(float))
+        wd = fit_logistic(dev_x, (dev_y > 0).astype(float), steps=6000, lr=0.3, l2=1e-3)
         inside = dev_y > 0
-        wa = fit(dev_x[inside], (dev_y[inside] == 2).astype(float))
+        wa = fit_logistic(dev_x[inside], (dev_y[inside] == 2).astype(float), steps=6000,
+                          lr=0.3, l2=1e-3)
         pd_dev = prob(wd, dev_x)
         td = max(np.linspace(0.05, 0.95, 91), key=lambda t: (
             np.mean(pd_dev[dev_y > 0] >= t) + np.mean(pd_dev[dev_y == 0] < t)))

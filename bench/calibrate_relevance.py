@@ -35,6 +35,7 @@ from assistant import relevance  # noqa: E402
 from assistant.corpus import bundled_papers  # noqa: E402
 from assistant.embeddings import LocalEmbedder  # noqa: E402
 from assistant.evaluation.beir import load_queries  # noqa: E402
+from assistant.evaluation.metrics import fit_logistic  # noqa: E402
 from assistant.evaluation.suite import load_suite  # noqa: E402
 from assistant.relevance import coverage, judge  # noqa: E402
 from assistant.retrieval import Retriever  # noqa: E402
@@ -52,16 +53,6 @@ def features(retriever: Retriever, question: str) -> tuple[float, float, bool, b
     cov = coverage(question, f"{best.paper.title} {best.paper.abstract}")
     named = relevance.names_title(question, best.paper.title)
     return best.dense or 0.0, cov, named, rel.relevant
-
-
-def fit(x: np.ndarray, y: np.ndarray, steps: int = 4000, lr: float = 0.5) -> np.ndarray:
-    xb = np.hstack([x, np.ones((len(x), 1))])
-    w = np.zeros(xb.shape[1])
-    weight = np.where(y == 1, 0.5 / y.mean(), 0.5 / (1 - y.mean()))
-    for _ in range(steps):
-        p = 1 / (1 + np.exp(-xb @ w))
-        w -= lr * (xb.T @ ((p - y) * weight)) / len(y)
-    return w
 
 
 def suite_questions(name: str, split: str) -> tuple[list[str], list[str], list[str]]:
@@ -125,7 +116,7 @@ def main() -> None:
     dev = [r for r in rows if r[0] == "dev" and r[3] >= 0]
     x = np.array([[r[4], r[5]] for r in dev])
     y = np.array([r[3] for r in dev], dtype=float)
-    w = fit(x, y)
+    w = fit_logistic(x, y)
     scale = relevance.W_DENSE / w[0]  # on the scale of relevance.py (dense weight fixed)
     fitted = {"W_DENSE": round(w[0] * scale, 2), "W_OVERLAP": round(w[1] * scale, 2),
               "BIAS": round(w[2] * scale, 2)}
