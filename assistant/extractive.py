@@ -150,7 +150,7 @@ class ExtractiveAnswerer:
                     if not sides(question) else "What each paper says, side by side:")
             if len(sources) >= self.list_hint_at and not sides(question):
                 head = (f"{len(sources)} papers in the collection bear on this, best first "
-                        f"(more may: ask with a larger --k to see them):")
+                        f"(more may: --k N, or ctrl+k in the chat, searches further):")
             lines = [head, ""]
             for n, (rp, sents) in enumerate(zip(sources, chosen, strict=True), 1):
                 body = " ".join(third_person(s.text) for s in sents)

@@ -409,3 +409,19 @@ async def test_a_missing_store_server_is_a_notification_not_a_crash(tmp_path, em
         await ask(pilot, QUESTION, wait=False)
         await until(pilot, lambda: len(app.errors()) >= 2, 30, "the second error")
         assert app.chat.prompt.value == QUESTION and app.is_running
+
+
+@asyncio_test
+async def test_ctrl_k_asks_the_selected_question_over_more_papers(make_app):
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        await ready(pilot)
+        chat = app.chat
+        await ask(pilot, "Which papers are about quantization?")
+        first = chat.answers()[0]
+        await pilot.press("ctrl+k")
+        await until(pilot, lambda: len(chat.answers()) == 2 and chat.streaming is None,
+                    what="the wider answer")
+        second = chat.answers()[1]
+        assert second.question == first.question
+        assert len(second.papers) > len(first.papers)

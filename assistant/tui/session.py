@@ -144,12 +144,13 @@ class ChatSession:
 
     # -- per question ----------------------------------------------------------------------
     def ask(self, question: str, *, filters: Filters | None = None,
-            history: Sequence[tuple[str, str]] = ()) -> AsyncIterator[Event]:
+            history: Sequence[tuple[str, str]] = (), k: int | None = None
+            ) -> AsyncIterator[Event]:
         from assistant.answer import astream
 
         retriever, answerer = self._require()
-        return astream(question, retriever=retriever, answerer=answerer, k=self.settings.k,
-                       filters=filters, history=history)
+        return astream(question, retriever=retriever, answerer=answerer,
+                       k=k or self.settings.k, filters=filters, history=history)
 
     def papers(self) -> list[Paper]:
         if self.store is None:

@@ -67,6 +67,8 @@ class ChatScreen(Screen[None]):
                 tooltip="Save the selected answer with its references to a Markdown file"),
         Binding("ctrl+g", "clear_scope", "Clear filter", show=False, id="chat.clear_scope",
                 priority=True, tooltip="Ask the whole store again"),
+        Binding("ctrl+k", "more", "More papers", show=False, id="chat.more", priority=True,
+                tooltip="Ask the selected question again over twice as many papers"),
     ]
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # noqa: RUF012
 
@@ -183,8 +185,20 @@ class ChatScreen(Screen[None]):
             return
         self.ask(text)
 
+    def action_more(self) -> None:
+        """The selected question again, searching twice as many papers (a survey's "more")."""
+        view = self.selected
+        if view is None or view.answer is None:
+            self.notify("No answer to widen yet: ask a question first.", severity="warning")
+            return
+        if self.streaming is not None:
+            self.notify("An answer is still being written: Esc stops it.", severity="warning")
+            return
+        searched = max(len(view.answer.papers), 1)
+        self.ask(view.question, k=searched * 2)
+
     @work(exclusive=True, group="answer")
-    async def ask(self, question: str) -> None:
+    async def ask(self, question: str, k: int | None = None) -> None:
         from assistant.answer import Answer, Delta, Finished, Retrieved
 
         app = self.app
@@ -206,7 +220,7 @@ class ChatScreen(Screen[None]):
                 view._meta(Content.styled("waiting for the store to open…", "$text-warning"))
             await app.wait_ready()
             events = app.core.stream(lambda: app.session.ask(
-                question, filters=scope.filters(), history=history))
+                question, filters=scope.filters(), history=history, k=k))
             async for event in events:
                 if isinstance(event, Retrieved):
                     view.set_retrieved(event.retrieval.papers)
