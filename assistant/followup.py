@@ -143,13 +143,29 @@ def _is_topic(tokens: list[str], i: int) -> bool:
             and w not in _PRONOUNS and w not in _DEMONSTRATIVES and w not in _AUX)
 
 
+_SUBORDINATORS = _words("when if whether while because unless")
+
+
+def _asks_when(low: list[str], i: int) -> bool:
+    """Does "when" at i ask ("when was it published?", "when exactly did they …") rather than
+    open a clause ("what happens when LLMs are trained on their own outputs?")?"""
+    j = i + 1
+    while j < len(low) and (low[j] == "," or low[j].endswith("ly")):
+        j += 1
+    return j < len(low) and low[j] in _AUX
+
+
 def _question_frames(low: list[str]) -> set[int]:
     """Indices of wh-phrases ("what datasets did", "in which venue was"): what a question asks
     for is no antecedent for a pronoun after it."""
     frame: set[int] = set()
     for i, w in enumerate(low):
+        if w == "when" and not _asks_when(low, i):
+            continue  # a clause, not the question ("what happens when LLMs are …"): its nouns count
         if w in _WH:
             for j in range(i + 1, min(i + 5, len(low))):
+                if low[j] in _SUBORDINATORS:
+                    break  # "what happens when LLMs are": the clause is not what is asked
                 if low[j] in _AUX:
                     frame.update(range(i, j + 1))
                     break
@@ -311,7 +327,8 @@ _ZH_CLASSIFIER = "个篇种些项类份位套组款条部"
 _ZH_DETERMINER = re.compile(
     rf"(?:[这那][一两几三]?[{_ZH_CLASSIFIER}]|这(?=论文|方法|模型|工作|研究|文章|算法|框架)"
     rf"|(?<![应本活])该|第[一二三四五六七八九十\d]+[{_ZH_CLASSIFIER}]?|(?:同样|相同|类似)的"
-    rf"|(?<![因如彼从由为至据])此(?![外前后时]))")
+    rf"|(?<![因如彼从由为至据])此(?![外前后时])"
+    rf"|哪[一几]?篇(?!\s*(?:论文|文章|工作|文献|paper)))")  # 哪一篇: which of those papers
 _ZH_BACK = re.compile(r"上述|上面|上文|前面|以上|前述|刚才|刚刚|之前(?:的|提到|说)|前者|后者"
                       r"|上一[个篇]|两者|二者")
 # a bare noun opening the question is definite, like "the authors …", "the code …": 作者是怎么…

@@ -13,7 +13,8 @@ ordered by a sha1 of the id and alternate between the halves. A case missing fro
 assigned the same way and added to it; assigned cases never move.
 
 Prints accuracy per (split, language, label), per (split, language), and per (split, language)
-for batch 2 alone; ``--errors`` lists the misjudged questions. Results go to
+for batch 2 alone, and batch 3 (80 questions written blind after all tuning, all test);
+``--errors`` lists the misjudged questions. Results go to
 bench/results/followups.json.
 """
 
@@ -87,8 +88,8 @@ def score(cases: list[dict[str, Any]], split: dict[str, str]) -> dict[str, Any]:
         label = "follow-up" if case["follow_up"] else "standalone"
         add(f"{name}/{case['lang']}/{label}", ok)
         add(f"{name}/{case['lang']}/all", ok)
-        if case.get("batch") == 2:
-            add(f"{name}/{case['lang']}/batch 2", ok)
+        if case.get("batch") in (2, 3):
+            add(f"{name}/{case['lang']}/batch {case['batch']}", ok)
         if not ok:
             errors.append({"split": name, **case, "predicted": predicted})
     for cell in cells.values():
@@ -105,7 +106,7 @@ def main() -> None:
     print(f"{'split':<5} {'lang':<4} {'label':<10} {'n':>4} {'correct':>7} {'accuracy':>8}")
     for key, cell in result["cells"].items():
         name, lang, label = key.split("/")
-        label = {"all": "ALL", "batch 2": "ALL b2"}.get(label, label)
+        label = {"all": "ALL", "batch 2": "ALL b2", "batch 3": "ALL b3"}.get(label, label)
         print(f"{name:<5} {lang:<4} {label:<10} {cell['n']:>4} {cell['correct']:>7} "
               f"{cell['accuracy']:>8.1%}")
     if args.errors:

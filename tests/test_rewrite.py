@@ -76,6 +76,58 @@ def test_an_unresolved_reference_makes_a_follow_up(question):
     assert rewritten.startswith(question) and ("DyPE" in rewritten or "diffusion" in rewritten)
 
 
+# a "when"/"if" clause is no part of what the question asks: its nouns are antecedents for a later
+# pronoun; "when" that asks ("When was it published?") still leaves its pronoun dangling
+CLAUSE_STANDALONE = [
+    "What happens when language models are fine-tuned on their own outputs?",
+    "What happens when language models are trained on their own outputs?",
+    "What happens when LLMs are trained on their own outputs?",
+    "What breaks if GANs are trained on their own samples?",
+    "When a GNN is deep, why does it oversmooth?",
+    "Why do diffusion models degrade when they are sampled with few steps?",
+    "When were transformers introduced and who wrote their paper?",
+]
+CLAUSE_FOLLOW_UPS = [
+    "When was it published?",
+    "When does it fail?",
+    "When exactly was it published?",
+    "If it is so fast, why is it not used more?",
+    "When it is deep, why does it oversmooth?",
+    "What happens when it is trained longer?",
+    "How does it behave when models are large?",
+]
+# 哪一篇 (which one of those papers) points back unless a noun gives it a topic of its own
+ZH_WHICH_STANDALONE = [
+    "哪一篇论文提出了DyPE？",
+    "哪一篇论文研究扩散模型的高分辨率生成？",
+    "哪篇关于扩散模型的论文最新？",
+    "哪一篇 paper 提出了 DyPE？",
+]
+ZH_WHICH_FOLLOW_UPS = [
+    "哪一篇效果最好？",
+    "其中哪一篇用了强化学习？",
+    "哪一篇用了强化学习？",
+    "哪篇更适合图像生成？",
+    "哪几篇用了 LoRA？",
+    "哪一篇的代码开源了？",
+]
+
+
+@pytest.mark.parametrize("question", CLAUSE_STANDALONE + ZH_WHICH_STANDALONE)
+def test_a_clause_or_a_noun_gives_the_question_its_own_topic(question):
+    assert not is_follow_up(question), dangling_references(question)
+
+
+@pytest.mark.parametrize("question", CLAUSE_FOLLOW_UPS + ZH_WHICH_FOLLOW_UPS)
+def test_a_question_when_or_a_bare_which_one_leans_on_the_previous_turn(question):
+    assert is_follow_up(question)
+
+
+def test_which_one_in_chinese_is_named():
+    assert "哪一篇" in dangling_references("哪一篇用了强化学习？")
+    assert "it" in dangling_references("If it is so fast, why is it not used more?")
+
+
 def test_the_reference_is_named():
     assert "this method" in dangling_references("Does this method need labelled data?")
     assert "第二篇" in dangling_references("第二篇讲了什么？")
