@@ -265,12 +265,18 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     if listing:  # a survey lists every relevant paper among more candidates
         k = max(k, LIST_K)
     retrieval = retriever.search(search_query, k=k, filters=filters, diversity=diversity)
-    leads = _compared(search_query, retrieval, retriever=retriever, filters=filters, k=k)
+    sides = _compared(search_query, retrieval, retriever=retriever, filters=filters, k=k)
+    leads = len(sides)
     yield Retrieved(retrieval)
     timings = dict(retrieval.timings)
     rel = judge(search_query, retrieval.papers)
-    decision = answerability.decide(search_query, retrieval.papers,
-                                    answerability.stats_for(retriever.index()))
+    stats = answerability.stats_for(retriever.index())
+    if sides:  # a comparison is answerable when each side is, on its own search
+        verdicts = [answerability.decide(q, found, stats) for q, found in sides]
+        decision = min(verdicts, key=lambda d: ("refused", "near_miss", "answered").index(
+            d.outcome))
+    else:
+        decision = answerability.decide(search_query, retrieval.papers, stats)
     if filters and filters.paper_ids and retrieval.papers:  # the user picked the paper
         decision.outcome = "answered"
         if not rel.relevant:
@@ -335,25 +341,28 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
 
 
 def _compared(query: str, retrieval: Retrieval, *, retriever: Retriever,
-              filters: Filters | None, k: int) -> int:
-    """For "A vs B": each side searched on its own, its best paper put first. Returns how many
-    papers lead (0 when the question compares nothing, or both sides find one paper)."""
+              filters: Filters | None, k: int) -> list[tuple[str, list[RetrievedPaper]]]:
+    """For "A vs B": each side searched on its own, its best paper put first. Returns each
+    side's query and search results (none when the question compares nothing, or both sides
+    find the same paper)."""
     pair = compare.sides(query)
     if not pair or (filters and filters.paper_ids):
-        return 0
+        return []
     leads: list[RetrievedPaper] = []
+    searched: list[tuple[str, list[RetrievedPaper]]] = []
     for side in pair:
-        found = retriever.search(side, k=1, filters=filters).papers
+        found = retriever.search(side, k=k, filters=filters).papers
         if found and all(found[0].paper.paper_id != rp.paper.paper_id for rp in leads):
             leads.append(found[0])
+            searched.append((side, found))
     if len(leads) < 2:
-        return 0
+        return []
     ids = {rp.paper.paper_id for rp in leads}
     rest = [rp for rp in retrieval.papers if rp.paper.paper_id not in ids]
     retrieval.papers = (leads + rest)[: max(k, 2)]
     for rank, rp in enumerate(retrieval.papers, 1):
         rp.rank = rank
-    return len(leads)
+    return searched
 
 
 def answer(question: str, *, retriever: Retriever, answerer: Answerer, k: int = 6,

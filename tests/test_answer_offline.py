@@ -110,3 +110,12 @@ def test_a_survey_as_a_table(bundled_store, capsys):
     assert all(r[3].startswith("The authors") for r in table[1:])  # the contribution sentence
     assert main(["ask", "--table", "md", "Which papers are about quantization?"]) == 0
     assert capsys.readouterr().out.startswith("| # | paper | venue | what it proposes |")
+
+
+def test_a_comparison_is_answered_when_each_side_is(bundled_store):
+    both = ask(bundled_store, "How does DyPE differ from UniR?")
+    assert both.outcome == "answered"
+    assert [c.paper.title.split()[0] for c in both.citations[:2]] == ["DyPE", "UniR"]
+    assert both.text.startswith("What each paper says, side by side:")
+    one_side = ask(bundled_store, "How does DyPE compare with sourdough baking?")
+    assert one_side.outcome != "answered"
