@@ -270,13 +270,7 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     yield Retrieved(retrieval)
     timings = dict(retrieval.timings)
     rel = judge(search_query, retrieval.papers)
-    stats = answerability.stats_for(retriever.index())
-    if sides:  # a comparison is answerable when each side is, on its own search
-        verdicts = [answerability.decide(q, found, stats) for q, found in sides]
-        decision = min(verdicts, key=lambda d: ("refused", "near_miss", "answered").index(
-            d.outcome))
-    else:
-        decision = answerability.decide(search_query, retrieval.papers, stats)
+    decision = _decide(search_query, retrieval, sides, retriever=retriever)
     if filters and filters.paper_ids and retrieval.papers:  # the user picked the paper
         decision.outcome = "answered"
         if not rel.relevant:
@@ -285,24 +279,13 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
              "answerability": decision.to_dict(),
              "filters": {k: v for k, v in asdict(filters).items() if v} if filters else {}}
     if decision.outcome != "answered":
-        if decision.outcome == "near_miss" and not (has_cjk(question)
-                                                    and not answerer.multilingual):
-            closest = retrieval.papers[:NEAR_MISS_PAPERS]
-            composer = ExtractiveAnswerer(embedder=retriever.store.embedder)
-            text = composer.compose_near_miss(question, closest)
-            citations = [Citation(n, rp.paper) for n, rp in enumerate(closest, 1)]
-        else:
-            n = retriever.store.paper_count() if retrieval.papers else 0
-            text = (CJK_OFFLINE if has_cjk(question) and not answerer.multilingual
-                    else REFUSAL.format(n=n, q=question))
-            citations = []
-        yield Delta(text)
+        result = _unanswered(question, retrieval, retriever=retriever,
+                             answerer=answerer, timings=timings, relevance=rel.to_dict(),
+                             **extra)
+        yield Delta(result.text)
         timings["total_ms"] = (time.perf_counter() - t0) * 1000
-        result = Answer(question, text, answerer.backend, answerer.model, citations,
-                        retrieval.papers, True, {}, timings, [], rel.to_dict(), **extra)
-        if ground and citations:
-            result.grounding = grounding.ground(text, citations, retrieval.papers,
-                                                embedder=retriever.store.embedder)
+        if ground:
+            _ground(result, retriever)
         yield Finished(result)
         return
     t_s = time.perf_counter()
@@ -331,13 +314,49 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     result = Answer(question, text, answerer.backend, answerer.model, citations,
                     retrieval.papers, refused, dict(answerer.usage), timings, filt.dropped,
                     rel.to_dict(), **extra)
-    if ground and citations:
-        t_g = time.perf_counter()
-        result.grounding = grounding.ground(text, citations, retrieval.papers,
-                                            embedder=retriever.store.embedder)
-        timings["ground_ms"] = (time.perf_counter() - t_g) * 1000
+    if ground:
+        _ground(result, retriever)
     timings["total_ms"] = (time.perf_counter() - t0) * 1000
     yield Finished(result)
+
+
+def _decide(query: str, retrieval: Retrieval, sides: list[tuple[str, list[RetrievedPaper]]],
+            *, retriever: Retriever) -> answerability.Decision:
+    """Answer, near miss or refuse; a comparison is answerable when each side is, on its own
+    search (the weakest side decides)."""
+    stats = answerability.stats_for(retriever.index())
+    if not sides:
+        return answerability.decide(query, retrieval.papers, stats)
+    verdicts = [answerability.decide(q, found, stats) for q, found in sides]
+    return min(verdicts, key=lambda d: ("refused", "near_miss", "answered").index(d.outcome))
+
+
+def _unanswered(question: str, retrieval: Retrieval, *, retriever: Retriever,
+                answerer: Answerer, **fields: Any) -> Answer:
+    """A near miss (``fields["outcome"]``) names the closest papers, cited like any claim; a
+    refusal says what to do. Neither calls an LLM."""
+    unreadable = has_cjk(question) and not answerer.multilingual
+    if fields.get("outcome") == "near_miss" and not unreadable:
+        closest = retrieval.papers[:NEAR_MISS_PAPERS]
+        text = ExtractiveAnswerer(embedder=retriever.store.embedder).compose_near_miss(
+            question, closest)
+        citations = [Citation(n, rp.paper) for n, rp in enumerate(closest, 1)]
+    else:
+        n = retriever.store.paper_count() if retrieval.papers else 0
+        text = CJK_OFFLINE if unreadable else REFUSAL.format(n=n, q=question)
+        citations = []
+    return Answer(question, text, answerer.backend, answerer.model, citations,
+                  retrieval.papers, True, **fields)
+
+
+def _ground(result: Answer, retriever: Retriever) -> None:
+    """Check every cited sentence against the abstract it cites (grounding.py)."""
+    if not result.citations:
+        return
+    t = time.perf_counter()
+    result.grounding = grounding.ground(result.text, result.citations, result.papers,
+                                        embedder=retriever.store.embedder)
+    result.timings["ground_ms"] = (time.perf_counter() - t) * 1000
 
 
 def _compared(query: str, retrieval: Retrieval, *, retriever: Retriever,
