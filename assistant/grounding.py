@@ -274,6 +274,14 @@ class Grounding:
             text = f"{text[:end]} ⚠ _{mark_of(s)}_{text[end:]}"
         return text
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Grounding:
+        """The inverse of ``to_dict`` (a saved conversation keeps its checks)."""
+        keys = Claim.__dataclass_fields__
+        return cls([Sentence(s["text"], [Claim(**{k: v for k, v in c.items() if k in keys})
+                                         for c in s.get("claims", [])])
+                    for s in data.get("sentences", [])])
+
     def evidence_for(self, paper_id: str) -> list[int]:
         """Abstract sentence indexes this answer's claims rest on, for one paper."""
         out: set[int] = set()

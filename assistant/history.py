@@ -22,6 +22,7 @@ from typing import Any
 
 from assistant.answer import Answer, Citation
 from assistant.errors import AssistantError, InputError
+from assistant.grounding import Grounding
 from assistant.paper import Paper
 from assistant.retrieval import RetrievedPaper
 
@@ -47,7 +48,8 @@ CREATE TABLE IF NOT EXISTS turns (
     papers TEXT NOT NULL DEFAULT '[]',
     usage TEXT NOT NULL DEFAULT '{}',
     filters TEXT NOT NULL DEFAULT '{}',
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    checks TEXT NOT NULL DEFAULT '{}'
 );
 CREATE INDEX IF NOT EXISTS turns_by_conversation ON turns(conversation_id, seq);
 """
@@ -98,8 +100,17 @@ def _answer_from_row(row: sqlite3.Row) -> Answer:
                  for c in json.loads(row["citations"])]
     papers = [RetrievedPaper(Paper.from_dict(p["paper"]), float(p["score"]), int(p["rank"]))
               for p in json.loads(row["papers"])]
+    checks = json.loads(row["checks"] or "{}")
+    grounded = Grounding.from_dict(checks["grounding"]) if checks.get("grounding") else None
     return Answer(row["question"], row["answer"], row["backend"], row["model"], citations, papers,
-                  bool(row["refused"]), usage=json.loads(row["usage"]), cut=bool(row["cut"]))
+                  bool(row["refused"]), usage=json.loads(row["usage"]), cut=bool(row["cut"]),
+                  outcome=checks.get("outcome", "answered"), grounding=grounded)
+
+
+def _checks_json(answer: Answer) -> str:
+    """What the answer was judged: its outcome and every sentence's support check."""
+    return json.dumps({"outcome": answer.outcome,
+                       "grounding": answer.grounding.to_dict() if answer.grounding else None})
 
 
 class History:
@@ -119,6 +130,9 @@ class History:
             conn.row_factory = sqlite3.Row
             conn.execute("PRAGMA foreign_keys = ON")
             conn.executescript(_SCHEMA)
+            columns = {r["name"] for r in conn.execute("PRAGMA table_info(turns)")}
+            if "checks" not in columns:  # a history written before the support check
+                conn.execute("ALTER TABLE turns ADD COLUMN checks TEXT NOT NULL DEFAULT '{}'")
         except (sqlite3.Error, OSError) as exc:
             raise AssistantError(f"cannot open the conversation history at {self.path} ({exc}): "
                                  "move the file away or set ASSISTANT_HISTORY") from None
@@ -148,11 +162,12 @@ class History:
                              "conversation_id = ?", (conversation_id,)).fetchone()[0]
             cur = db.execute(
                 "INSERT INTO turns (conversation_id, seq, question, answer, backend, model, "
-                "refused, cut, citations, papers, usage, filters, created) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "refused, cut, citations, papers, usage, filters, created, checks) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (conversation_id, seq, answer.question, answer.text, answer.backend,
                  answer.model, int(answer.refused), int(answer.cut), _citations_json(answer),
-                 _papers_json(answer), json.dumps(answer.usage), json.dumps(filters or {}), now))
+                 _papers_json(answer), json.dumps(answer.usage), json.dumps(filters or {}), now,
+                 _checks_json(answer)))
             db.execute("UPDATE conversations SET updated = ? WHERE id = ?", (now, conversation_id))
         return Turn(answer, dict(filters or {}), now, int(cur.lastrowid or 0))
 

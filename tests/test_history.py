@@ -261,3 +261,44 @@ def test_a_kept_suite_keeps_the_status_filter(tmp_path, papers):
     path.write_text(export(Conversation(8, "t", turns=[turn]), "suite"), encoding="utf-8")
     assert load_suite(path).cases[0].turns[0].filters == {"author": "Bengio",
                                                           "status": "accepted"}
+
+
+def test_a_saved_answer_keeps_its_support_check(bundled_store, tmp_path):
+    """A resumed conversation shows the same marks and evidence as when it was asked."""
+    from assistant.answer import answer, build_answerer
+    from assistant.retrieval import Retriever
+    from assistant.settings import load_settings
+
+    result = answer("How does DyPE differ from UniR?", retriever=Retriever(store=bundled_store),
+                    answerer=build_answerer(load_settings(), embedder=bundled_store.embedder))
+    assert result.grounding is not None and result.grounding.claims
+    history = History(tmp_path / "h.db")
+    conv = history.new("q")
+    history.add(conv.id, result)
+    back = history.get(conv.id).turns[0].answer
+    assert back.outcome == result.outcome == "answered"
+    assert back.grounding is not None
+    assert back.grounding.to_dict() == result.grounding.to_dict()
+    dype = result.citations[0].paper.paper_id
+    assert back.grounding.evidence_for(dype) == result.grounding.evidence_for(dype)
+
+
+def test_a_history_from_before_the_support_check_still_opens(tmp_path):
+    path = tmp_path / "old.db"
+    with sqlite3.connect(path) as db:  # the turns table as it was, without `checks`
+        db.executescript("""
+            CREATE TABLE conversations (id INTEGER PRIMARY KEY AUTOINCREMENT, title TEXT NOT NULL,
+                collection TEXT NOT NULL DEFAULT '', created REAL NOT NULL, updated REAL NOT NULL);
+            CREATE TABLE turns (id INTEGER PRIMARY KEY AUTOINCREMENT,
+                conversation_id INTEGER NOT NULL, seq INTEGER NOT NULL, question TEXT NOT NULL,
+                answer TEXT NOT NULL, backend TEXT NOT NULL, model TEXT NOT NULL,
+                refused INTEGER NOT NULL DEFAULT 0, cut INTEGER NOT NULL DEFAULT 0,
+                citations TEXT NOT NULL DEFAULT '[]', papers TEXT NOT NULL DEFAULT '[]',
+                usage TEXT NOT NULL DEFAULT '{}', filters TEXT NOT NULL DEFAULT '{}',
+                created REAL NOT NULL);
+            INSERT INTO conversations VALUES (1, 'old', '', 1.0, 1.0);
+            INSERT INTO turns (conversation_id, seq, question, answer, backend, model, created)
+                VALUES (1, 1, 'q?', 'a [1].', 'extractive', 'extractive-v1', 1.0);
+        """)
+    conv = History(path).get(1)
+    assert conv.turns[0].answer.text == "a [1]." and conv.turns[0].answer.grounding is None
