@@ -193,6 +193,11 @@ class ChunkIndex:
                 dtype=bool, count=len(self._names))
         return self._paper_masks[key]
 
+    def status_tags(self) -> list[frozenset[str]]:
+        """Each paper's status tags (what a status filter can match)."""
+        self.load()
+        return list(self._tags)
+
     def paper_ids_of(self, paper_mask: Any) -> list[str]:
         """The paper ids a per-paper mask selects."""
         self.load()

@@ -284,6 +284,10 @@ def cmd_papers(args: argparse.Namespace) -> int:
     store = _store(_settings(args))
     filters = _filters_from(args)
     every = store.papers()
+    if filters.status:
+        from assistant.paper import require_status
+
+        require_status(filters.status, (p.status_tags for p in every))
     papers = [p for p in every if filters.accepts(p)]
     if args.json:
         _print_json([paper_json(p) for p in papers])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -46,6 +47,20 @@ def tags_for(status: str, accepted: Any) -> frozenset[str]:
     tags = {own} if own else set()
     tags |= {"unpublished", outcome} if outcome else {"accepted"}
     return frozenset(tags)
+
+
+STATUS_WORDS = frozenset({"accepted", "unpublished", "rejected", "withdrawn"})
+
+
+def require_status(status: str, tags: Iterable[frozenset[str]]) -> None:
+    """A status filter that no paper here can match is a typo, not an empty result: an error
+    that lists the statuses there are. ``tags``: each paper's ``tags_for``."""
+    known = STATUS_WORDS.union(*tags)
+    if " ".join(status.lower().split()) not in known:
+        from assistant.errors import InputError
+
+        raise InputError(f"no paper in this collection has status {status!r}: use one of "
+                         f"{', '.join(sorted(known))}")
 
 
 @dataclass

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from assistant import fusion
-from assistant.paper import Paper
+from assistant.paper import Paper, require_status
 from assistant.store import ChunkHit, PaperStore
 
 Mode = Literal["hybrid", "dense", "lexical"]
@@ -191,10 +191,16 @@ class Retriever:
                       ) -> dict[str, tuple[float, list[str]]]:
         return aggregate(self.index().search(query, n=depth, mask=self._mask(filters)))
 
+    def check_status(self, filters: Filters) -> None:
+        """A status no paper here has is a typo, not an empty result: say which ones exist."""
+        if filters.status:
+            require_status(filters.status, self.index().status_tags())
+
     def rank(self, query: str, *, filters: Filters | None = None, mode: Mode | None = None,
              timings: dict[str, float] | None = None) -> tuple[list[tuple[str, float]], Sides]:
         """Fused (paper id, score) ranking, plus each side's per-paper scores."""
         filters = filters or Filters()
+        self.check_status(filters)
         mode = mode or self.mode
         timings = timings if timings is not None else {}
         depth = self.candidates

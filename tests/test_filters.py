@@ -225,6 +225,14 @@ def test_search_command_takes_status(store_dir, capsys):
     hits = json.loads(capsys.readouterr().out)["papers"]
     assert {h["paper_id"] for h in hits} == YOSHUA - {"yb-twin", "yb-causal"}
     assert all(h["status"] in ("Poster", "Oral") for h in hits)
+    assert main([*base, "--status", "oral", "--k", "10"]) == 0  # the list's own status
+    assert json.loads(capsys.readouterr().out)["papers"]
+    # a status no paper has is a one-line error naming the ones there are, not an empty list
+    for command in (base, ["papers", "--store", str(store_dir), "--collection", "filters"]):
+        assert main([*command, "--status", "acepted"]) == 2
+        err = capsys.readouterr().err.strip()
+        assert err.startswith("error: no paper in this collection has status 'acepted'")
+        assert "accepted" in err and "oral" in err and "\n" not in err
 
 
 def test_status_of_a_paper():
