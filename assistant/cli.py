@@ -356,6 +356,11 @@ def _eval_suite(args: argparse.Namespace) -> int:
         from assistant.corpus import bundled_papers
 
         print(store.ingest(bundled_papers(), source=BUNDLED_SOURCE).summary(), file=sys.stderr)
+    elif store.paper_count() == 0:
+        raise InputError(f"collection {settings.collection!r} in {store.location} holds no "
+                         f"papers: ingest the papers this suite asks about first (assistant "
+                         f"ingest FILE --collection {settings.collection}; see the suite's "
+                         f"header)")
     baseline = runner.load_baseline(args.baseline) if args.baseline else None
     answerer = build_answerer(settings, embedder=store.embedder)
     judge = None

@@ -203,3 +203,13 @@ def test_no_suite_fact_is_given_away_by_the_question_or_the_title():
                 assert not fact_found(fact, turn.question), (case.id, fact)
                 for pid in expected:
                     assert not fact_found(fact, titles[pid]), (case.id, fact, titles[pid])
+
+
+def test_a_suite_over_an_empty_collection_says_how_to_fill_it(tmp_path, capsys):
+    suite = tmp_path / "other.yaml"
+    suite.write_text("collection: other\ncases:\n  - question: Which paper is X?\n"
+                     "    refuse: true\n")
+    assert main(["eval", str(suite), "--store", str(tmp_path / "s")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("error: collection 'other'") and "holds no papers" in err
+    assert "assistant ingest FILE --collection other" in err
