@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from assistant import answerability, compare, grounding, prompts, query_filters, tokens
 from assistant.citations import CitationFilter, tidy
-from assistant.extractive import ExtractiveAnswerer
+from assistant.extractive import LIST_K, ExtractiveAnswerer
 from assistant.paper import Paper
 from assistant.relevance import Relevance, judge
 from assistant.retrieval import Filters, Retrieval, RetrievedPaper, Retriever
@@ -221,8 +221,6 @@ class LLMAnswerer:
 def build_answerer(settings: Settings, *, embedder: Embedder,
                    model: ChatModel | None = None) -> Answerer:
     if model is None and not settings.uses_llm:
-        from assistant.extractive import ExtractiveAnswerer
-
         return ExtractiveAnswerer(embedder=embedder)
     if model is None:
         from assistant.llm import OpenAIChatModel
@@ -242,7 +240,6 @@ CJK_OFFLINE = ("The indexed papers do not answer this in the offline mode: the b
                "method names it contains. Ask in English, name the method, or configure an LLM "
                "endpoint (OPENAI_BASE_URL) to translate the question.")
 NEAR_MISS_PAPERS = 3
-LIST_K = 10  # "which papers ..." searches at least this many
 _LLM_REFUSAL_MARKERS = ("do not answer", "does not answer", "don't answer", "cannot answer",
                         "no information", "not covered")
 

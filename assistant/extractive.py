@@ -41,6 +41,7 @@ _WHICH = re.compile(r"\b(?:which|what) (?:papers?|works?|methods?|approach(?:es)
 
 _OWN_WORK = re.compile(r"\b(?:we|our|this (?:paper|work))\b", re.IGNORECASE)
 BACKGROUND_PENALTY = 0.1
+LIST_K = 10  # "which papers ..." searches at least this many (answer.astream)
 
 
 @dataclass
@@ -69,7 +70,7 @@ class ExtractiveAnswerer:
     multilingual = False  # it matches English abstract sentences
 
     def __init__(self, *, embedder: Embedder, max_sentences: int = 3, max_papers: int = 5,
-                 list_hint_at: int = 10) -> None:
+                 list_hint_at: int = LIST_K) -> None:
         self.list_hint_at = list_hint_at  # a list this long may have been cut by k
         self.embedder = embedder
         self.max_sentences = max_sentences

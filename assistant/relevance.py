@@ -59,7 +59,6 @@ def coverage(question: str, text: str) -> float:
 class Relevance:
     relevant: bool
     confidence: float
-    best: float  # the best paper's evidence (the decision's margin)
     dense: float
     coverage: float
     relevant_ids: list[str]  # when relevant: papers with evidence above LIST_MARGIN, best first
@@ -103,7 +102,7 @@ def evidence(question: str, dense: float, paper_text: str, title: str = "") -> t
 def judge(question: str, papers: Sequence[RetrievedPaper]) -> Relevance:
     """Is anything in ``papers`` about ``question``? Pure: the papers are left as they were."""
     if not papers:
-        return Relevance(False, 0.0, -math.inf, 0.0, 0.0, [], [])
+        return Relevance(False, 0.0, 0.0, 0.0, [], [])
     scored = []
     for rp in papers:
         e, cov = evidence(question, rp.dense or 0.0, f"{rp.paper.title} {rp.paper.abstract}",
@@ -116,5 +115,5 @@ def judge(question: str, papers: Sequence[RetrievedPaper]) -> Relevance:
     keep = [rp.paper.paper_id for e, _, rp in ranked if relevant and e > LIST_MARGIN]
     close = [rp.paper.paper_id for e, _, rp in ranked
              if relevant and e > 0 and e >= best_e * RELATIVE_KEEP]
-    return Relevance(relevant, confidence, best_e, best.dense or 0.0, best_cov, keep, close,
+    return Relevance(relevant, confidence, best.dense or 0.0, best_cov, keep, close,
                      {rp.paper.paper_id: e for e, _, rp in scored})

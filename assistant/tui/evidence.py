@@ -13,11 +13,10 @@ match nothing) gets the sentences the extractive answerer would pick for the que
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from assistant.citations import parse_group
+from assistant.grounding import answer_sentences, claims
 from assistant.textutil import clean_markup, content_words, split_sentences
 
 if TYPE_CHECKING:
@@ -25,7 +24,6 @@ if TYPE_CHECKING:
     from assistant.embeddings import Embedder
     from assistant.paper import Paper
 
-_CITE = re.compile(r"\[\s*(\d{1,3}(?:\s*(?:[,;]|[-–—]|and)\s*\d{1,3})*)\s*\]")
 MIN_SHARED = 2
 MIN_COSINE = 0.2
 
@@ -39,17 +37,6 @@ class Evidence:
 
 def abstract_sentences(paper: Paper) -> list[str]:
     return split_sentences(clean_markup(paper.abstract))
-
-
-def claims(text: str) -> list[tuple[str, list[int]]]:
-    """(claim text, cited numbers) for every citation group in ``text``."""
-    out: list[tuple[str, list[int]]] = []
-    start = 0
-    for m in _CITE.finditer(text):
-        claim = text[start:m.start()].strip(" .;:,\n")
-        out.append((claim, parse_group(m.group(1))))
-        start = m.end()
-    return out
 
 
 def _words(text: str) -> set[str]:
@@ -82,7 +69,8 @@ def relied_on(answer: Answer | None, paper: Paper, *, embedder: Embedder | None 
     if answer is not None:
         numbers = {c.n for c in answer.citations if c.paper.paper_id == paper.paper_id}
         picked: set[int] = set()
-        for claim, cited in claims(answer.text):
+        for claim, cited in (c for sentence in answer_sentences(answer.text)
+                             for c in claims(sentence)):
             if numbers & set(cited):
                 i = best_match(claim, sentences)
                 if i is not None:
