@@ -39,6 +39,9 @@ _WHICH = re.compile(r"\b(?:which|what) (?:papers?|works?|methods?|approach(?:es)
                     r"|\bis there a paper\b|\blist\b", re.IGNORECASE)
 
 
+_LINK = re.compile(r"https?://|github\.com", re.IGNORECASE)
+_ASKS_LINK = re.compile(r"\b(?:code|github|implementation|repo\w*|link|url|available)\b",
+                        re.IGNORECASE)
 _OWN_WORK = re.compile(r"\b(?:we|our|this (?:paper|work))\b", re.IGNORECASE)
 BACKGROUND_PENALTY = 0.1
 LIST_K = 10  # "which papers ..." searches at least this many (answer.astream)
@@ -79,7 +82,10 @@ class ExtractiveAnswerer:
 
     def _score(self, question: str, papers: Sequence[RetrievedPaper]) -> list[list[_Scored]]:
         wants_result = bool(_RESULT_Q.search(question))
-        wants_method = bool(_WHICH.search(question)) and not wants_result
+        asks_link = bool(_ASKS_LINK.search(question))
+        # "which paper ..." and a comparison want each paper's contribution sentence
+        wants_method = (bool(_WHICH.search(question)) or bool(sides(question))) \
+            and not wants_result
         per_paper = [split_sentences(clean_markup(p.paper.abstract)) for p in papers]
         flat = [s for sents in per_paper for s in sents]
         if not flat:
@@ -97,6 +103,8 @@ class ExtractiveAnswerer:
                     score += 0.15
                 if len(s) < 40:
                     score -= 0.2
+                if not asks_link and _LINK.search(s):  # "Code is at URL" says nothing found
+                    score -= 0.3
                 if i == 0 and not _OWN_WORK.search(s):  # an abstract opens with background
                     score -= BACKGROUND_PENALTY
                 scored.append(_Scored(i, s, score))
