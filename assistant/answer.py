@@ -237,7 +237,9 @@ REFUSAL = ("The indexed papers do not answer this: none of the {n} papers search
            "“{q}”. Try other words, or ingest a paper list that covers it.")
 CJK_OFFLINE = ("The indexed papers do not answer this in the offline mode: the built-in "
                "answerer matches English abstracts, so a question in Chinese is found only by the "
-               "method names it contains. Ask in English, name the method, or configure an LLM "
+               "method names it contains (multilingual search is off, not installed, or this "
+               "collection has more papers than ASSISTANT_MULTILINGUAL_MAX_PAPERS lets it embed). "
+               "Ask in English, name the method, raise that setting, or configure an LLM "
                "endpoint (OPENAI_BASE_URL) to translate the question.")
 NEAR_MISS_PAPERS = 3
 _LLM_REFUSAL_MARKERS = ("do not answer", "does not answer", "don't answer", "cannot answer",
@@ -267,6 +269,8 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     yield Retrieved(retrieval)
     timings = dict(retrieval.timings)
     rel = judge(search_query, retrieval.papers)
+    if retrieval.multilingual and retrieval.papers:
+        rel = rel.only(retrieval.papers[0].paper.paper_id)
     decision = _decide(search_query, retrieval, sides, retriever=retriever)
     if filters and filters.paper_ids and retrieval.papers:  # the user picked the paper
         decision.outcome = "answered"
@@ -321,6 +325,8 @@ def _decide(query: str, retrieval: Retrieval, sides: list[tuple[str, list[Retrie
             *, retriever: Retriever) -> answerability.Decision:
     """Answer, near miss or refuse; a comparison is answerable when each side is, on its own
     search (the weakest side decides)."""
+    if retrieval.multilingual:
+        return answerability.decide_multilingual(retrieval.papers)
     stats = answerability.stats_for(retriever.index())
     if not sides:
         return answerability.decide(query, retrieval.papers, stats)
@@ -332,7 +338,7 @@ def _unanswered(question: str, retrieval: Retrieval, *, retriever: Retriever,
                 answerer: Answerer, **fields: Any) -> Answer:
     """A near miss (``fields["outcome"]``) names the closest papers, cited like any claim; a
     refusal says what to do. Neither calls an LLM."""
-    unreadable = has_cjk(question) and not answerer.multilingual
+    unreadable = has_cjk(question) and not (answerer.multilingual or retrieval.multilingual)
     if fields.get("outcome") == "near_miss" and not unreadable:
         closest = retrieval.papers[:NEAR_MISS_PAPERS]
         text = ExtractiveAnswerer(embedder=retriever.store.embedder).compose_near_miss(

@@ -134,6 +134,38 @@ def features(question: str, papers: Sequence[RetrievedPaper], stats: TermStats
             "names_found": found, "has_names": 1.0 if names else 0.0}
 
 
+# A question searched by multilingual-e5 (Chinese, offline; multilingual.py): the term
+# features above do not apply (its words are not the abstracts' words), so the decision reads
+# the e5 cosines: the best paper's, its gap to the second, and its margin over the mean of the
+# next five (e5 cosines sit in a narrow band whose level varies by collection). Fitted by
+# bench/answerability_zh.py on the dev half of evals/zh-questions.jsonl.
+ZH_FEATURES = ("top", "gap", "margin")
+W_ZH_DOMAIN = (36.487, 0.972, 1.197, -29.381)
+W_ZH_ANSWER = (8.665, 7.046, 8.273, -7.445)
+T_ZH_DOMAIN = 0.50
+T_ZH_ANSWER = 0.51
+
+
+def zh_features(papers: Sequence[RetrievedPaper]) -> dict[str, float]:
+    sims = sorted((rp.dense or 0.0 for rp in papers), reverse=True)
+    top = sims[0] if sims else 0.0
+    rest = sims[1:6]
+    return {"top": top, "gap": top - sims[1] if len(sims) > 1 else 0.0,
+            "margin": top - sum(rest) / len(rest) if rest else 0.0}
+
+
+def decide_multilingual(papers: Sequence[RetrievedPaper]) -> Decision:
+    if not papers:
+        return Decision("refused", 0.0, 0.0, {})
+    f = zh_features(papers)
+    x = [f[k] for k in ZH_FEATURES]
+    p_domain = _logistic(W_ZH_DOMAIN, x)
+    p_answer = _logistic(W_ZH_ANSWER, x)
+    outcome = ("refused" if p_domain < T_ZH_DOMAIN else
+               "near_miss" if p_answer < T_ZH_ANSWER else "answered")
+    return Decision(outcome, p_domain, p_answer, f)
+
+
 def decide(question: str, papers: Sequence[RetrievedPaper], stats: TermStats) -> Decision:
     if not papers:
         return Decision("refused", 0.0, 0.0, {})

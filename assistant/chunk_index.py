@@ -80,6 +80,7 @@ class ChunkIndex:
         self._row: dict[str, int] = {}
         self._paper_of: Any = None  # chunk row -> row in _paper_ids
         self._paper_ids: Any = None
+        self._first_chunk: dict[str, str] = {}
         self._names: list[list[str]] = []  # per paper: author names, lower case
         self._tags: list[frozenset[str]] = []  # per paper: what a status filter matches
         self._paper_masks: dict[tuple[str, str], Any] = {}
@@ -170,6 +171,8 @@ class ChunkIndex:
         papers = self._meta["papers"]
         self._paper_ids, first, self._paper_of = np.unique(
             np.asarray(papers, dtype=str), return_index=True, return_inverse=True)
+        self._first_chunk = {str(self._paper_ids[k]): self._meta["ids"][i]
+                             for k, i in enumerate(first)}
         self._names = [[a.strip().lower() for a in self._meta["authors"][i].split(";")
                         if a.strip()] for i in first]
         self._tags = [tags_for(self._meta["status"][i], self._meta["accepted"][i])
@@ -202,6 +205,16 @@ class ChunkIndex:
         """The paper ids a per-paper mask selects."""
         self.load()
         return [str(p) for p in self._paper_ids[paper_mask]]
+
+    def paper_level(self, scores: dict[str, float], mask: np.ndarray | None
+                    ) -> dict[str, tuple[float, list[str]]]:
+        """Per-paper scores (a side that scores whole papers, multilingual.py) in the shape
+        the chunk sides aggregate to: only papers with a chunk passing ``mask``, each with its
+        first chunk."""
+        self.load()
+        allowed = None if mask is None else {str(p) for p in self._papers[mask]}
+        return {p: (s, [self._first_chunk[p]]) for p, s in scores.items()
+                if p in self._first_chunk and (allowed is None or p in allowed)}
 
     def facets(self) -> tuple[set[str], set[int]]:
         """The venues (lower case) and years the index holds, for reading filters."""

@@ -181,6 +181,10 @@ def cmd_ask(args: argparse.Namespace) -> int:
     settings = _settings(args, backend=args.backend, model=args.model, k=args.k)
     store = _store(settings)
     retriever = Retriever.from_settings(settings, store=store)
+    if retriever.multilingual is not None:  # first Chinese question over a new collection
+        retriever.multilingual.on_progress = lambda done, total: print(
+            f"\rmultilingual search, once for this collection: {done}/{total} papers embedded",
+            end="\n" if done == total else "", file=sys.stderr, flush=True)
     answerer = build_answerer(settings, embedder=store.embedder)
     stream = not args.json and not args.table and sys.stdout.isatty()
 

@@ -16,7 +16,10 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from assistant.compare import sides
+from assistant.followup import has_cjk
 from assistant.grounding import sentence_vectors
 from assistant.relevance import Relevance, coverage
 from assistant.textutil import clean_markup, is_list_question, split_sentences
@@ -90,7 +93,11 @@ class ExtractiveAnswerer:
         flat = [s for sents in per_paper for s in sents]
         if not flat:
             return [[] for _ in papers]
-        sims = sentence_vectors(self.embedder, flat) @ self.embedder.embed_query(question)
+        if has_cjk(question):  # English sentences, a question MiniLM cannot read: what each
+            wants_method = True  # paper does (its contribution sentence) answers best
+            sims = np.zeros(len(flat), dtype=np.float32)
+        else:
+            sims = sentence_vectors(self.embedder, flat) @ self.embedder.embed_query(question)
         out: list[list[_Scored]] = []
         k = 0
         for sents in per_paper:
@@ -179,8 +186,13 @@ class ExtractiveAnswerer:
         """Nothing here is about the question: say so, then the closest papers, each with the
         sentence of its abstract nearest the question, cited as [n] = ``sources[n - 1]``."""
         chosen = self.pick(question, sources, plural=True)
-        lines = [f"Nothing in this collection is about “{question.rstrip('?')}”. "
-                 f"The closest papers, none of which answers it:", ""]
+        asked = question.rstrip("?？")
+        head = (f"Nothing in this collection is about “{asked}”. The closest papers, none of "
+                "which answers it:")
+        if has_cjk(question):  # matched across languages: less sure than an English match
+            head = (f"No paper here clearly matches “{asked}” (matched across languages "
+                    "offline; an LLM endpoint would translate the question). The closest papers:")
+        lines = [head, ""]
         for n, (rp, sents) in enumerate(zip(sources, chosen, strict=True), 1):
             body = " ".join(third_person(s.text) for s in sents)
             lines.append(f"- **{rp.paper.display_title}** [{n}]: {body} [{n}]")

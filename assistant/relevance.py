@@ -78,6 +78,12 @@ class Relevance:
                        evidence={**self.evidence, **evidence})
 
 
+    def only(self, paper_id: str) -> Relevance:
+        """Cite this paper alone (a question the English evidence cannot weigh, such as a
+        Chinese one searched by the multilingual side: its best paper, nothing "also related")."""
+        return replace(self, relevant=True, relevant_ids=[paper_id], close_ids=[paper_id])
+
+
 def names_in(question: str) -> set[str]:
     """Method-like names in a question: capitals past the first letter, or letters and digits."""
     from assistant.titles import is_name

@@ -10,14 +10,20 @@ unfiltered top. The answerer only sees ``RetrievedPaper`` lists.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from assistant import fusion
 from assistant.paper import Paper, require_status
 from assistant.store import ChunkHit, PaperStore
+
+if TYPE_CHECKING:
+    from assistant.multilingual import PaperVectors
+
+log = logging.getLogger(__name__)
 
 Mode = Literal["hybrid", "dense", "lexical"]
 
@@ -106,6 +112,7 @@ class Retrieval:
     papers: list[RetrievedPaper]
     timings: dict[str, float] = field(default_factory=dict)
     filters: Filters | None = None
+    multilingual: bool = False  # the dense side was multilingual-e5 (a non-English question)
 
 
 def aggregate(hits: Sequence[Any]) -> dict[str, tuple[float, list[str]]]:
@@ -126,6 +133,7 @@ class Sides:
     dense: dict[str, tuple[float, list[str]]] = field(default_factory=dict)
     lexical: dict[str, tuple[float, list[str]]] = field(default_factory=dict)
     vector: Any = None
+    multilingual: bool = False
 
 
 @dataclass
@@ -136,11 +144,27 @@ class FusionParams:
     rrf_k: float = 60.0
 
 
+def multilingual_side(settings: Any, *, store: PaperStore) -> PaperVectors | None:
+    """The e5 paper vectors for non-English questions, when offline, installed and enabled
+    (with an LLM endpoint the question is translated by the rewrite prompt instead)."""
+    from assistant import multilingual
+    from assistant.chunk_index import index_dir
+
+    if settings.uses_llm or settings.multilingual_max_papers <= 0 or \
+            not multilingual.available():
+        return None
+    where = index_dir(store)
+    return multilingual.PaperVectors(where.with_name(where.name + ".e5.npz"),
+                                     max_new=settings.multilingual_max_papers)
+
+
 class Retriever:
     def __init__(self, *, store: PaperStore, candidates: int = 200, mode: Mode = "hybrid",
                  params: FusionParams | None = None, bm25_k1: float = 0.9,
-                 bm25_b: float = 0.4, mmr_lambda: float = 0.7) -> None:
+                 bm25_b: float = 0.4, mmr_lambda: float = 0.7,
+                 multilingual: PaperVectors | None = None) -> None:
         self.mmr_lambda = mmr_lambda
+        self.multilingual = multilingual  # e5 paper vectors, for a non-English question
         self.store = store
         self.candidates = candidates
         self.mode = mode
@@ -155,7 +179,8 @@ class Retriever:
                    params=FusionParams(settings.fusion, settings.w_dense, settings.w_lexical,
                                        settings.rrf_k),
                    bm25_k1=settings.bm25_k1, bm25_b=settings.bm25_b,
-                   mmr_lambda=settings.mmr_lambda)
+                   mmr_lambda=settings.mmr_lambda,
+                   multilingual=multilingual_side(settings, store=store))
 
     def index(self) -> Any:
         """The derived chunk index (BM25 + vectors), reloaded when the collection changed."""
@@ -191,6 +216,24 @@ class Retriever:
                       ) -> dict[str, tuple[float, list[str]]]:
         return aggregate(self.index().search(query, n=depth, mask=self._mask(filters)))
 
+    def _cross_lingual(self, query: str, filters: Filters
+                       ) -> dict[str, tuple[float, list[str]]] | None:
+        """The multilingual side's per-paper cosines for a non-English question (None: an
+        English question, no multilingual side, or too many papers without its vectors)."""
+        from assistant import multilingual
+        from assistant.followup import has_cjk
+
+        if self.multilingual is None or not has_cjk(query):
+            return None
+        try:
+            ids, matrix = self.multilingual.matrix(self.store.revision(), self.store.papers)
+        except multilingual.TooMany as exc:
+            log.info("no multilingual vectors: %d papers lack them", exc.missing)
+            return None
+        sims = matrix @ multilingual.embed_query(query)
+        return self.index().paper_level(dict(zip(ids, map(float, sims), strict=True)),
+                                        self._mask(filters))
+
     def check_status(self, filters: Filters) -> None:
         """A status no paper here has is a typo, not an empty result: say which ones exist."""
         if filters.status:
@@ -206,7 +249,12 @@ class Retriever:
         depth = self.candidates
         sides = Sides()
         t0 = time.perf_counter()
-        if mode in ("dense", "hybrid"):
+        cross = self._cross_lingual(query, filters) if mode != "lexical" else None
+        if cross is not None:  # a Chinese question: MiniLM reads English only
+            sides.dense = cross
+            sides.multilingual = True
+            timings["dense_ms"] = (time.perf_counter() - t0) * 1000
+        elif mode in ("dense", "hybrid"):
             sides.vector = self.store.embedder.embed_query(query)
             timings["embed_ms"] = (time.perf_counter() - t0) * 1000
             t1 = time.perf_counter()
@@ -267,7 +315,7 @@ class Retriever:
         timings["papers_ms"] = (time.perf_counter() - t3) * 1000
         timings["retrieve_ms"] = (time.perf_counter() - t0) * 1000
         return Retrieval(query=query, papers=out, timings=timings,
-                         filters=filters)
+                         filters=filters, multilingual=sides.multilingual)
 
     def _fuse(self, dense: dict[str, tuple[float, list[str]]],
               lexical: dict[str, tuple[float, list[str]]], mode: Mode) -> list[tuple[str, float]]:
