@@ -358,6 +358,16 @@ async def test_slash_commands_keys_and_palette(make_app, tmp_path):
         await until(pilot, lambda: table.exists())
         assert table.read_text().splitlines()[0] == "n,title,venue_year,proposes,main_result"
         assert "DyPE" in table.read_text().splitlines()[1]
+        await ask(pilot, "/table", wait=False)  # the same table, shown in the chat
+        await until(pilot, lambda: type(app.screen).__name__ == "TableModal")
+        shown = app.screen.query_one("DataTable")
+        assert shown.row_count == len(app.chat.answers()[0].citations)
+        assert "DyPE" in str(shown.get_row_at(0)[1])
+        await pilot.press("m")  # export from the view
+        md = app.exports_dir() / f"papers-{chat.conversation_id}-1.md"
+        await until(pilot, lambda: md.exists())
+        assert md.read_text().startswith("| # | paper |")
+        assert type(app.screen).__name__ != "TableModal"
         await pilot.press("ctrl+n")
         await pilot.pause()
         assert chat.views == [] and chat.conversation_id is None

@@ -320,9 +320,9 @@ class AssistantApp(App[None]):
         elif command.name == "/save":
             chat.action_save(args[0] if args else "")
         elif command.name == "/table":
-            fmt = args[0].lower() if args and args[0].lower() in ("md", "csv") else "md"
+            fmt = args[0].lower() if args and args[0].lower() in ("md", "csv") else ""
             rest = args[1:] if args and args[0].lower() in ("md", "csv") else args
-            chat.action_table(fmt, rest[0] if rest else "")
+            chat.action_table(fmt or ("md" if rest else ""), rest[0] if rest else "")
 
     # -- command palette -----------------------------------------------------------------------
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:

@@ -29,7 +29,7 @@ COMMANDS: dict[str, str] = {
     "/copy": "copy the selected answer with its references",
     "/save": "save the selected answer with its references to a file",
     "/table": "/table [md|csv] [FILE]: the selected answer's papers as a table (what each "
-              "proposes, its main result) in a file",
+              "proposes, its main result), shown here, or written to a file",
 }
 
 

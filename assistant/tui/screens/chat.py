@@ -25,6 +25,7 @@ from assistant.tui.widgets.status import StatusLine
 from assistant.tui.widgets.welcome import Welcome
 
 from .abstract import AbstractModal
+from .table import TableModal
 
 if TYPE_CHECKING:
     from assistant.answer import Answer
@@ -391,8 +392,9 @@ class ChatScreen(Screen[None]):
             self.notify("Copied the answer with its references (OSC 52). If your terminal "
                         "ignores that, ctrl+s saves it to a file.", timeout=5)
 
-    def action_table(self, fmt: str = "md", path: str = "") -> None:
-        """The selected answer's cited papers as a Markdown or CSV table, in a file."""
+    def action_table(self, fmt: str = "", path: str = "") -> None:
+        """The selected answer's cited papers as a table: shown in the chat (no format given),
+        or written as a Markdown or CSV file (from the view: m, v)."""
         from assistant import survey
 
         answer = self._selected_answer()
@@ -401,9 +403,18 @@ class ChatScreen(Screen[None]):
         if not answer.citations:
             self.notify("This answer cites no paper: nothing to tabulate.", severity="warning")
             return
-        name = f"papers-{self.conversation_id or 'unsaved'}-{self.selected.number}.{fmt}"
-        self.app.write_export(survey.render(survey.rows(answer), fmt), path,
-                              default_name=name)
+        number = self.selected.number
+
+        def write(chosen: str | None) -> None:
+            if chosen:
+                name = f"papers-{self.conversation_id or 'unsaved'}-{number}.{chosen}"
+                self.app.write_export(survey.render(survey.rows(answer), chosen), path,
+                                      default_name=name)
+
+        if fmt:
+            write(fmt)
+        else:
+            self.app.push_screen(TableModal(survey.rows(answer), question=answer.question), write)
 
     def action_save(self, path: str = "") -> None:
         from assistant.export import answer_markdown
