@@ -403,6 +403,22 @@ def dangling_references(question: str) -> list[str]:
     return _English(question).dangling()
 
 
-def is_follow_up(question: str) -> bool:
-    """Does the question lean on an earlier turn? (Whether there is one is the caller's test.)"""
+def is_follow_up_by_rules(question: str) -> bool:
     return bool(dangling_references(question))
+
+
+THRESHOLD = 0.5
+
+
+def is_follow_up(question: str, previous: str = "") -> bool:
+    """Does the question lean on an earlier turn (``previous``, the last question asked)?
+    The rules' verdict weighed with other cues (followup_model.py). Whether there is an
+    earlier turn is the caller's test."""
+    from assistant.followup_model import probability
+    from assistant.relevance import names_in
+
+    if not question.strip():
+        return False
+    if not is_follow_up_by_rules(question) and names_in(question):
+        return False  # it names its method: "Who are the authors of the DyPE paper?"
+    return probability(question, previous) >= THRESHOLD

@@ -33,10 +33,10 @@ __all__ = ["dangling_references", "has_cjk", "heuristic", "is_follow_up", "with_
 def heuristic(question: str, history: Sequence[Turn]) -> str:
     """A follow-up gets the previous turn's topic appended: the papers its answer named, or,
     for "what about X?" (the previous question asked again of X), that question's words."""
-    refs = dangling_references(question) if history else []
-    if not refs:
+    if not history or not is_follow_up(question, history[-1][0]):
         return question
     prev_q, prev_a = history[-1]
+    refs = dangling_references(question) or ["no topic of its own"]
     asked = prev_q if has_cjk(prev_q) else " ".join(content_words(prev_q)) or prev_q
     titles = _BOLD.findall(prev_a)[:2]
     topic = asked if set(refs) <= ELLIPSES or not titles else " ".join(titles)
@@ -45,7 +45,7 @@ def heuristic(question: str, history: Sequence[Turn]) -> str:
 
 async def with_llm(question: str, history: Sequence[Turn], *, model: ChatModel,
                    prompts_dir: Path | None = None) -> str:
-    follow_up = bool(history) and is_follow_up(question)
+    follow_up = bool(history) and is_follow_up(question, history[-1][0])
     if not follow_up and not has_cjk(question):
         return question
     # a standalone question in another language is translated, never given the old topic

@@ -14,6 +14,8 @@ assigned the same way and added to it; assigned cases never move.
 
 Prints accuracy per (split, language, label), per (split, language), and per (split, language)
 for batch 2 alone, and batch 3 (80 questions written blind after all tuning, all test);
+batch 4 (140, written blind to the detector, all dev: tuned on) and batch 5 (100, written with
+batch 4 by the same hand, all test: report only);
 ``--errors`` lists the misjudged questions. Results go to
 bench/results/followups.json.
 """
@@ -45,11 +47,18 @@ def load_cases(path: Path = CASES) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
+# whole batches: 4 was written (blind to the detector) to tune on, 5 with it, to report only
+WHOLE = {4: "dev", 5: "test"}
+
+
 def assign(cases: list[dict[str, Any]]) -> dict[str, list[str]]:
     groups: dict[tuple[int, str, bool], list[str]] = defaultdict(list)
-    for case in cases:
-        groups[(case.get("batch", 1), case["lang"], case["follow_up"])].append(case["id"])
     halves: dict[str, list[str]] = {"dev": [], "test": []}
+    for case in cases:
+        if case.get("batch") in WHOLE:
+            halves[WHOLE[case["batch"]]].append(case["id"])
+            continue
+        groups[(case.get("batch", 1), case["lang"], case["follow_up"])].append(case["id"])
     for ids in groups.values():
         ordered = sorted(ids, key=lambda i: hashlib.sha1(i.encode()).hexdigest())
         halves["dev"] += ordered[0::2]
@@ -83,12 +92,12 @@ def score(cases: list[dict[str, Any]], split: dict[str, str]) -> dict[str, Any]:
         name = split.get(case["id"])
         if name is None:
             continue  # a case added after the split was fixed: not scored
-        predicted = is_follow_up(case["question"])
+        predicted = is_follow_up(case["question"], case.get("previous", ""))
         ok = predicted == case["follow_up"]
         label = "follow-up" if case["follow_up"] else "standalone"
         add(f"{name}/{case['lang']}/{label}", ok)
         add(f"{name}/{case['lang']}/all", ok)
-        if case.get("batch") in (2, 3):
+        if case.get("batch") in (2, 3, 4, 5):
             add(f"{name}/{case['lang']}/batch {case['batch']}", ok)
         if not ok:
             errors.append({"split": name, **case, "predicted": predicted})
@@ -97,16 +106,36 @@ def score(cases: list[dict[str, Any]], split: dict[str, str]) -> dict[str, Any]:
     return {"cells": dict(sorted(cells.items())), "errors": errors}
 
 
+def fit(cases: list[dict[str, Any]], split: dict[str, str]) -> None:
+    """Fit followup_model's weights per language on the dev split; print them to paste."""
+    import numpy as np
+
+    from assistant import followup_model as fm
+    from assistant.evaluation.metrics import fit_logistic
+
+    for lang in ("en", "zh"):
+        dev = [c for c in cases if split.get(c["id"]) == "dev" and c["lang"] == lang]
+        x = np.array([[fm.features(c["question"], c.get("previous", ""))[k]
+                       for k in fm.FEATURES] for c in dev])
+        y = np.array([1.0 if c["follow_up"] else 0.0 for c in dev])
+        w = fit_logistic(x, y, steps=8000, lr=0.5, l2=1e-3)
+        print(f'    "{lang}": {tuple(round(float(v), 2) for v in w)},')
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--errors", action="store_true", help="list the misjudged questions")
+    parser.add_argument("--fit", action="store_true", help="fit the model's weights on dev")
     args = parser.parse_args()
     cases = load_cases()
+    if args.fit:
+        fit(cases, load_split(cases))
+        return
     result = score(cases, load_split(cases))
     print(f"{'split':<5} {'lang':<4} {'label':<10} {'n':>4} {'correct':>7} {'accuracy':>8}")
     for key, cell in result["cells"].items():
         name, lang, label = key.split("/")
-        label = {"all": "ALL", "batch 2": "ALL b2", "batch 3": "ALL b3"}.get(label, label)
+        label = {"all": "ALL"}.get(label, label.replace("batch ", "ALL b"))
         print(f"{name:<5} {lang:<4} {label:<10} {cell['n']:>4} {cell['correct']:>7} "
               f"{cell['accuracy']:>8.1%}")
     if args.errors:
