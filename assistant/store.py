@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
 
-from assistant.chunking import Chunk, chunk_paper, embed_text
+from assistant.chunking import Chunk
 from assistant.errors import EmbeddingMismatch, InputError, StoreError, StoreNotFound
 from assistant.paper import Paper
 
@@ -64,7 +64,8 @@ def validate_collection_name(name: str) -> str:
     return name
 
 
-def _meta(paper: Paper, chunk: Chunk, source: str, digest: str) -> dict[str, Any]:
+def chunk_meta(paper: Paper, chunk: Chunk, source: str, digest: str, *, nchunks: int
+               ) -> dict[str, Any]:
     meta: dict[str, Any] = {
         "paper_id": paper.paper_id, "chunk": chunk.index, "title": paper.title,
         "venue": paper.venue, "venue_lc": paper.venue.lower(), "year": paper.year or 0,
@@ -72,6 +73,7 @@ def _meta(paper: Paper, chunk: Chunk, source: str, digest: str) -> dict[str, Any
     }
     if chunk.index == 0:
         meta["paper"] = json.dumps(paper.to_dict(), ensure_ascii=False)
+        meta["nchunks"] = nchunks  # a paper missing some of its chunks is re-ingested
     return meta
 
 
@@ -237,77 +239,13 @@ class PaperStore:
     # -- writing -------------------------------------------------------------------------
     def ingest(self, papers: Sequence[Paper], *, source: str, prune: bool = True,
                progress: Callable[[int, int], None] | None = None) -> IngestReport:
-        """Make the collection hold exactly ``papers`` for ``source``.
+        """Make the collection hold exactly ``papers`` for ``source`` (streamed and resumable:
+        see ingest.py). ``progress(papers done, papers to embed)``."""
+        from assistant import ingest
 
-        Unchanged papers (same content, chunking and model) are not re-embedded; changed ones
-        are replaced; with ``prune``, papers that left the source are removed. Every vector is
-        computed before the first write, so a failure while embedding leaves the store as it was.
-        """
-        col = self.collection()
-        report = IngestReport(source=source, papers=len(papers))
-        params = f"{self.chunk_tokens}/{self.chunk_overlap}/{self.embedder.name}"
-        existing = self._get(where={"chunk": 0}, include=["metadatas"])
-        old = {m["paper_id"]: m for m in existing["metadatas"]}
-        todo: list[tuple[Paper, str]] = []
-        for paper in papers:
-            digest = f"{paper.content_hash()}:{params}"
-            prev = old.get(paper.paper_id)
-            if prev is not None and prev.get("hash") == digest and prev.get("source") == source:
-                report.unchanged += 1
-                continue
-            if prev is None:
-                report.added += 1
-            else:
-                report.updated += 1
-            todo.append((paper, digest))
-        keep = {p.paper_id for p in papers}
-        gone = sorted(pid for pid, m in old.items()
-                      if m.get("source") == source and pid not in keep)
-        if prune:
-            report.removed, report.removed_ids = len(gone), gone
-
-        chunks: list[tuple[Paper, Chunk, str]] = []
-        for paper, digest in todo:
-            chunks.extend((paper, c, digest) for c in chunk_paper(
-                paper, max_tokens=self.chunk_tokens, overlap=self.chunk_overlap))
-        texts = [embed_text(p.title, c.text) for p, c, _ in chunks]
-        done = 0
-
-        def tick(n: int) -> None:
-            nonlocal done
-            done += n
-            if progress:
-                progress(done, len(texts))
-
-        vectors: Any = self.embedder.embed(texts, progress=tick) if texts else []
-        report.chunks_embedded = len(texts)
-
-        # writes: upsert new chunks, then delete what they replaced or what left the source
-        stale_papers = [p.paper_id for p, _ in todo if p.paper_id in old]
-        stale_ids: set[str] = set()
-        if stale_papers or (prune and gone):
-            targets = stale_papers + (gone if prune else [])
-            for i in range(0, len(targets), 500):
-                res = col.get(where={"paper_id": {"$in": targets[i:i + 500]}}, include=[])
-                stale_ids.update(res["ids"])
-        new_ids = [c.chunk_id for _, c, _ in chunks]
-        batch = max(1, min(self.client().get_max_batch_size(), 2000))
-        try:
-            for i in range(0, len(chunks), batch):
-                part = chunks[i:i + batch]
-                col.upsert(ids=new_ids[i:i + batch],
-                           embeddings=[list(map(float, v)) for v in vectors[i:i + batch]],
-                           documents=texts[i:i + batch],
-                           metadatas=[_meta(p, c, source, d) for p, c, d in part])
-            drop = sorted(stale_ids - set(new_ids))
-            for i in range(0, len(drop), batch):
-                col.delete(ids=drop[i:i + batch])
-        except Exception as exc:
-            raise StoreError(f"writing to the store failed ({exc}); re-run the same ingest to "
-                             "finish it") from None
-        if report.changed:
-            self._bump_revision()
-        return report
+        return ingest.run(self, papers, source=source, prune=prune,
+                          progress=(lambda st: progress(st.papers_done, st.papers_total))
+                          if progress else None)
 
     def revision(self) -> str:
         """Changes whenever an ingest changes the collection (keys derived indexes)."""

@@ -139,10 +139,10 @@ def test_chinese_questions_over_a_larger_collection(slice_store, tmp_path):
 def test_vectors_are_made_once_and_only_for_changed_papers(slice_store, tmp_path):
     embed = Counting()
     where = tmp_path / "e5.npz"
-    first = multilingual.PaperVectors(where, max_new=100, embed=embed)
+    first = multilingual.PaperVectors(where, max_new=500, embed=embed)
     ids, _ = first.matrix(slice_store.revision(), slice_store.papers)
     assert embed.texts == len(ids) == slice_store.paper_count()
-    again = multilingual.PaperVectors(where, max_new=100, embed=embed)
+    again = multilingual.PaperVectors(where, max_new=500, embed=embed)
     again.matrix(slice_store.revision(), slice_store.papers)
     assert embed.texts == len(ids)  # kept on disk: nothing embedded twice
     extra = slice_store.spare

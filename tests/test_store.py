@@ -2,6 +2,8 @@ from dataclasses import replace
 
 import pytest
 
+from assistant import ingest
+from assistant.chunking import chunk_paper
 from assistant.corpus import bundled_papers
 from assistant.embeddings import LocalEmbedder
 from assistant.errors import EmbeddingError, EmbeddingMismatch, StoreNotFound
@@ -92,6 +94,71 @@ def test_a_failed_ingest_leaves_the_store_as_it_was(tmp_path, embedder, papers):
         store.ingest(papers, source="src")  # would add 3 and keep 3
     assert sorted(cid for cid, _, _ in store.chunks()) == snapshot
     assert store.paper_count() == 3
+
+
+def _stored_chunks(store):
+    by_paper: dict[str, list[int]] = {}
+    for _, _, meta in store.chunks():
+        by_paper.setdefault(meta["paper_id"], []).append(meta["chunk"])
+    return by_paper
+
+
+def test_an_interrupted_ingest_keeps_whole_papers_and_resumes(tmp_path, embedder):
+    papers = bundled_papers()
+    counting = CountingEmbedder(embedder)
+    store = make(tmp_path, counting)
+    counting.fail_after = 12  # dies while embedding the third group of 2 papers
+    with pytest.raises(EmbeddingError):
+        ingest.run(store, papers, source="src", group=2)
+    kept = _stored_chunks(store)
+    assert 0 < len(kept) < len(papers)
+    whole = {p.paper_id: len(chunk_paper(p, max_tokens=120, overlap=20)) for p in papers}
+    assert all(sorted(c) == list(range(whole[pid])) for pid, c in kept.items())
+    done = counting.embedded
+    counting.fail_after = None
+    report = ingest.run(store, papers, source="src", group=2)
+    assert report.unchanged == len(kept) and report.added == len(papers) - len(kept)
+    assert counting.embedded - done == sum(n for pid, n in whole.items() if pid not in kept)
+    assert {pid: sorted(c) for pid, c in _stored_chunks(store).items()} == {
+        pid: list(range(n)) for pid, n in whole.items()}
+
+
+def test_a_paper_missing_a_chunk_is_repaired(tmp_path, embedder):
+    papers = bundled_papers()
+    counting = CountingEmbedder(embedder)
+    store = make(tmp_path, counting)
+    store.ingest(papers, source="src")
+    long = next(p for p in papers if len(chunk_paper(p, max_tokens=120, overlap=20)) >= 2)
+    store.collection().delete(ids=[f"{long.paper_id}::1"])  # as a kill mid-write once could
+    before = counting.embedded
+    report = store.ingest(papers, source="src")
+    assert (report.updated, report.unchanged) == (1, len(papers) - 1)
+    assert counting.embedded - before == report.chunks_embedded == len(
+        chunk_paper(long, max_tokens=120, overlap=20))
+    assert f"{long.paper_id}::1" in {cid for cid, _, _ in store.chunks()}
+
+
+class ShortEmbedder(CountingEmbedder):
+    """An endpoint that drops the last vector of a batch, or returns the wrong width."""
+
+    def __init__(self, inner, mode):
+        super().__init__(inner)
+        self.mode = mode
+
+    def embed(self, texts, *, progress=None):
+        out = self.inner.embed(texts)
+        return out[:-1] if self.mode == "short" else out[:, :100]
+
+
+@pytest.mark.parametrize("mode", ["short", "narrow"])
+def test_wrong_vectors_are_never_written(tmp_path, embedder, papers, mode):
+    store = make(tmp_path, embedder)
+    store.ingest(papers[:2], source="src")
+    snapshot = sorted(cid for cid, _, _ in store.chunks())
+    bad = make(tmp_path, ShortEmbedder(embedder, mode))
+    with pytest.raises(EmbeddingError, match="nothing was written"):
+        bad.ingest(papers, source="src")
+    assert sorted(cid for cid, _, _ in store.chunks()) == snapshot
 
 
 def test_querying_with_another_model_is_a_clear_error(tmp_path, embedder, papers):
