@@ -312,9 +312,14 @@ def _statuses(rows: list[tuple[str, str, dict[str, Any]]]) -> dict[str, tuple[st
     return out
 
 
+def index_root(store_path: Path) -> Path:
+    """Where an embedded store keeps its collections' derived indexes."""
+    return store_path / "index"
+
+
 def index_dir(store: PaperStore) -> Path:
     if store.path is not None:
-        return store.path / "index" / store.name
+        return index_root(store.path) / store.name
     base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "assistant"
     safe = "".join(c if c.isalnum() else "_" for c in (store.url or "server"))
     return base / "index" / safe / store.name

@@ -101,6 +101,9 @@ def build_parser() -> argparse.ArgumentParser:
     from assistant import cli_chat  # `chat` and `history` (no Textual import until run)
 
     cli_chat.add_commands(sub, common=_common)
+    from assistant import cli_collections
+
+    cli_collections.add_commands(sub, common=_common)
     return parser
 
 
@@ -120,6 +123,17 @@ def _store(settings: Any, *, create: bool = False) -> Any:
     from assistant.store import PaperStore
 
     return PaperStore.from_settings(settings, embedder=embedder, create=create)
+
+
+def _require_papers(store: Any) -> None:
+    """An empty collection is reported as such, with the command that fills it."""
+    from assistant.errors import StoreNotFound
+
+    if store.count() == 0:
+        fill = ("assistant ingest" if store.name == "icml2026" else
+                f"assistant ingest FILE --collection {store.name}")
+        raise StoreNotFound(f"collection {store.name!r} in {store.location} holds no papers: "
+                            f"fill it with `{fill}`")
 
 
 def _print_json(obj: Any) -> None:
@@ -148,18 +162,30 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 
 
 def _ingest_with_progress(store: Any, papers: list[Any], source: str, *, prune: bool) -> Any:
+    """Ingest with a progress bar in papers (chunks, rate and ETA beside it) on a terminal."""
+    from assistant import ingest
+
     if not sys.stderr.isatty():
-        return store.ingest(papers, source=source, prune=prune)
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+        return ingest.run(store, papers, source=source, prune=prune)
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
 
     with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                  TextColumn("papers · {task.fields[chunks]} chunks · {task.fields[rate]}"),
                   TimeRemainingColumn(), transient=True, console=_stderr_console()) as bar:
-        task = bar.add_task("embedding chunks", total=None)
+        task = bar.add_task("embedding", total=None, chunks=0, rate="")
 
-        def tick(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
+        def tick(state: ingest.Progress) -> None:
+            bar.update(task, completed=state.papers_done, total=state.papers_total,
+                       chunks=state.chunks_done,
+                       rate=f"{state.rate:.1f} papers/s" if state.papers_done else "")
 
-        return store.ingest(papers, source=source, prune=prune, progress=tick)
+        return ingest.run(store, papers, source=source, prune=prune, progress=tick)
 
 
 def _stderr_console() -> Any:
@@ -180,6 +206,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
     settings = _settings(args, backend=args.backend, model=args.model, k=args.k)
     store = _store(settings)
+    _require_papers(store)
     retriever = Retriever.from_settings(settings, store=store)
     if retriever.multilingual is not None:  # first Chinese question over a new collection
         retriever.multilingual.on_progress = lambda done, total: print(
@@ -256,6 +283,7 @@ def cmd_search(args: argparse.Namespace) -> int:
 
     settings = _settings(args, k=args.k)
     store = _store(settings)
+    _require_papers(store)
     retrieval = Retriever.from_settings(settings, store=store).search(
         args.query, k=args.k or 10, filters=_filters_from(args))
     relevance = judge(args.query, retrieval.papers)
@@ -326,7 +354,14 @@ def cmd_eval(args: argparse.Namespace) -> int:
             raise InputError("eval retrieval needs --corpus, --queries and --qrels")
         args.collection = args.collection or beir.default_collection(args.corpus)
         settings = _settings(args)
+        if args.store is None and not settings.chroma_url:  # never the user's own store
+            settings.store = settings.store.with_name(settings.store.name + "-bench")
         store = _store(settings, create=True)
+        from assistant.corpus import load_papers
+
+        print(f"benchmark store: {store.location} (collection {store.name!r})", file=sys.stderr)
+        print(_ingest_with_progress(store, load_papers(args.corpus), str(args.corpus.resolve()),
+                                    prune=True).summary(), file=sys.stderr)
         result = beir.evaluate(corpus=args.corpus, queries=args.queries, qrels=args.qrels,
                                store=store,
                                retriever=Retriever.from_settings(settings, store=store),
@@ -412,9 +447,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if getattr(args, "k", None) is not None and not 1 <= args.k <= 50:
             raise InputError("--k must be between 1 and 50")
-        from assistant import cli_chat
+        from assistant import cli_chat, cli_collections
 
-        return {**COMMANDS, **cli_chat.COMMANDS}[args.command](args)
+        return {**COMMANDS, **cli_chat.COMMANDS, **cli_collections.COMMANDS}[args.command](args)
     except AssistantError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return exc.exit_code

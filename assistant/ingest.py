@@ -161,6 +161,7 @@ def run(store: PaperStore, papers: Sequence[Paper], *, source: str, prune: bool 
             raise StoreError(f"removing papers that left {source} failed ({exc}); re-run "
                              "the same ingest to finish it") from None
         store._bump_revision()
+    report.seconds = time.perf_counter() - state.started
     return report
 
 

@@ -46,15 +46,20 @@ class IngestReport:
     unchanged: int = 0
     chunks_embedded: int = 0
     removed_ids: list[str] = field(default_factory=list)
+    seconds: float = 0.0
 
     @property
     def changed(self) -> bool:
         return bool(self.added or self.updated or self.removed)
 
     def summary(self) -> str:
+        took = ""
+        if self.seconds >= 0.05 and self.chunks_embedded:
+            rate = (self.added + self.updated) / self.seconds
+            took = f" in {self.seconds:.1f} s, {rate:.1f} papers/s"
         return (f"{self.source}: {self.papers} papers ({self.added} added, {self.updated} "
                 f"updated, {self.removed} removed, {self.unchanged} unchanged; "
-                f"{self.chunks_embedded} chunks embedded)")
+                f"{self.chunks_embedded} chunks embedded{took})")
 
 
 def validate_collection_name(name: str) -> str:

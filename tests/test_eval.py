@@ -1,4 +1,6 @@
 import json
+import os
+from pathlib import Path
 
 import pytest
 
@@ -45,7 +47,41 @@ def test_eval_retrieval_on_a_small_beir_set(tmp_path, capsys):
                             "queries", "latency_ms_p50", "latency_ms_p95"}
     capsys.readouterr()
     assert main(args) == 0
-    assert "0 chunks embedded" in capsys.readouterr().err  # the second run reuses the store
+    err = capsys.readouterr().err
+    assert "0 chunks embedded" in err  # the second run reuses the store
+    # its own store beside the user's, never the user's default one
+    user_store = Path(os.environ["ASSISTANT_STORE"])
+    assert f"benchmark store: {user_store.with_name(user_store.name + '-bench')}" in err
+    assert not user_store.exists()
+
+
+def test_collections_are_listed_and_removed_and_an_empty_one_says_how_to_fill_it(
+        tmp_path, capsys):
+    d = write_beir(tmp_path)
+    store = tmp_path / "many"
+    assert main(["ingest", "--store", str(store)]) == 0
+    assert main(["ingest", str(d / "corpus.jsonl"), "--store", str(store),
+                 "--collection", "tiny"]) == 0
+    capsys.readouterr()
+    assert main(["collections", "--store", str(store), "--json"]) == 0
+    listed = {c["name"]: c for c in json.loads(capsys.readouterr().out)}
+    assert listed["icml2026"]["papers"] == 19 and listed["icml2026"]["venues"] == {"ICML 2026": 19}
+    assert listed["tiny"]["papers"] == 4 and listed["tiny"]["bytes_on_disk"] > 0
+    assert listed["tiny"]["embedding_model"] == listed["icml2026"]["embedding_model"]
+    assert main(["collections", "remove", "tiny", "--store", str(store)]) == 0
+    assert capsys.readouterr().out.startswith("removed collection 'tiny'")
+    assert main(["collections", "--store", str(store), "--json"]) == 0
+    assert [c["name"] for c in json.loads(capsys.readouterr().out)] == ["icml2026"]
+    assert not (store / "index" / "tiny").exists()
+    assert main(["collections", "remove", "tiny", "--store", str(store)]) == 2
+    import chromadb
+
+    chromadb.PersistentClient(path=str(store)).create_collection("empty-one")
+    capsys.readouterr()
+    assert main(["ask", "anything?", "--store", str(store), "--collection", "empty-one"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == (f"error: collection 'empty-one' in {store} holds no papers: fill it with "
+                   "`assistant ingest FILE --collection empty-one`")
 
 
 def test_eval_retrieval_input_errors(tmp_path, capsys):

@@ -88,7 +88,9 @@ def evaluate(*, corpus: Path, queries: Path, qrels: Path, store: PaperStore,
     retriever.index()  # build or load outside the timed loop
     per_query: dict[str, dict[str, float]] = {}
     latencies: list[float] = []
-    for qid in ids:
+    for done, qid in enumerate(ids, 1):
+        if progress and done % 200 == 0:
+            progress(f"{done}/{len(ids)} queries")
         t = time.perf_counter()
         order, _ = retriever.rank(qs[qid], mode=mode)
         latencies.append((time.perf_counter() - t) * 1000)
