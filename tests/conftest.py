@@ -27,6 +27,7 @@ def env_setup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ASSISTANT_HISTORY", str(tmp_path / "history.db"))
     monkeypatch.setenv("ASSISTANT_CONFIG", str(tmp_path / "config.toml"))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
 
 
 @pytest.fixture(scope="session")

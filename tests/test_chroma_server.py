@@ -61,3 +61,29 @@ def test_an_unreachable_server_is_a_clear_error(embedder):
     store = PaperStore(collection="icml2026", embedder=embedder, url="http://127.0.0.1:9")
     with pytest.raises(StoreError, match="cannot reach the Chroma server"):
         store.count()
+
+
+def test_every_command_switches_to_the_server(chroma_url, capsys, tmp_path):
+    """ingest, collections, search and ask with --chroma-url: nothing is written to the
+    default store; the derived index is rebuilt from the server's collection in the cache."""
+    import json
+    import os
+
+    from assistant.cli import main
+
+    url = ["--chroma-url", chroma_url]
+    assert main(["ingest", *url, "--collection", "server-icml"]) == 0
+    capsys.readouterr()
+    assert main(["collections", *url, "--json"]) == 0
+    listed = {c["name"]: c for c in json.loads(capsys.readouterr().out)}
+    assert listed["server-icml"]["papers"] == 19 and listed["server-icml"]["bytes_on_disk"] is None
+    assert main(["search", "watermarking text from language models", *url,
+                 "--collection", "server-icml", "--json", "--k", "3"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert "IPMark" in found["papers"][0]["title"]
+    assert main(["ask", "Which paper watermarks LLM text for IP protection?", *url,
+                 "--collection", "server-icml", "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["outcome"] == "answered" and "IPMark" in answer["citations"][0]["title"]
+    assert not Path(os.environ["ASSISTANT_STORE"]).exists()
+    assert (tmp_path / "cache" / "assistant" / "index").is_dir()
