@@ -298,13 +298,16 @@ def _statuses(rows: list[tuple[str, str, dict[str, Any]]]) -> dict[str, tuple[st
     """paper id -> (status, accepted), read from the paper record that chunk 0 carries (so a
     store ingested before status filters existed needs no re-ingest)."""
     out: dict[str, tuple[str, Any]] = {}
+    from assistant.store import record_json
+
     for _, _, meta in rows:
-        if "paper" not in meta:
-            continue
         try:
-            extra = json.loads(meta["paper"]).get("extra") or {}
-        except (TypeError, ValueError, AttributeError):
+            record = record_json(meta)
+        except (TypeError, ValueError, AttributeError, KeyError):
             continue
+        if record is None:
+            continue
+        extra = record.get("extra") or {}
         accepted = extra.get("accepted")
         out[str(meta.get("paper_id", ""))] = (
             str(extra.get("status") or ""),

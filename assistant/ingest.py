@@ -67,6 +67,13 @@ def _existing(store: PaperStore) -> dict[str, dict[str, Any]]:
     return out
 
 
+def _digest(paper: Paper, params: str) -> str:
+    """The content hash every chunk carries: the paper's content, the chunking and the model."""
+    import hashlib
+
+    return hashlib.sha1(f"{paper.content_hash()}:{params}".encode()).hexdigest()[:20]
+
+
 def _unchanged(entry: dict[str, Any] | None, digest: str, source: str) -> bool:
     if entry is None or entry["first"] is None:
         return False
@@ -83,11 +90,12 @@ def run(store: PaperStore, papers: Sequence[Paper], *, source: str, prune: bool 
 
     col = store.collection()
     report = IngestReport(source=source, papers=len(papers))
-    params = f"{store.chunk_tokens}/{store.chunk_overlap}/{store.embedder.name}"
+    chunking = f"{store.chunk_tokens}/{store.chunk_overlap}"
+    params = f"{chunking}/{store.embedder.name}"
     old = _existing(store)
     todo: list[tuple[Paper, str]] = []
     for paper in papers:
-        digest = f"{paper.content_hash()}:{params}"
+        digest = _digest(paper, params)
         entry = old.get(paper.paper_id)
         if _unchanged(entry, digest, source):
             report.unchanged += 1
@@ -111,10 +119,11 @@ def run(store: PaperStore, papers: Sequence[Paper], *, source: str, prune: bool 
         counts: dict[str, int] = {}
         for p, _, _ in part:
             counts[p.paper_id] = counts.get(p.paper_id, 0) + 1
-        metas = [chunk_meta(p, c, source, d, nchunks=counts[p.paper_id]) for p, c, d in part]
+        metas = [chunk_meta(p, c, source, d, nchunks=counts[p.paper_id], chunking=chunking)
+                 for p, c, d in part]
         try:
             for i in range(0, len(ids), batch):
-                col.upsert(ids=ids[i:i + batch], documents=texts[i:i + batch],
+                col.upsert(ids=ids[i:i + batch],
                            embeddings=[list(map(float, v)) for v in vectors[i:i + batch]],
                            metadatas=metas[i:i + batch])
             stale = sorted({cid for p in counts for cid in old.get(p, {"ids": []})["ids"]}

@@ -69,17 +69,47 @@ def validate_collection_name(name: str) -> str:
     return name
 
 
-def chunk_meta(paper: Paper, chunk: Chunk, source: str, digest: str, *, nchunks: int
-               ) -> dict[str, Any]:
+def chunk_meta(paper: Paper, chunk: Chunk, source: str, digest: str, *, nchunks: int,
+               chunking: str = "") -> dict[str, Any]:
+    """A chunk's metadata. Every chunk carries what a filter or the unchanged-check reads
+    (paper id, venue, year, content hash); only chunk 0 carries the paper record (compressed),
+    its title, authors, source, chunk count and chunking. No document text is stored: the chunk
+    texts are re-made from the record when the derived index is built (``chunk_texts``)."""
     meta: dict[str, Any] = {
-        "paper_id": paper.paper_id, "chunk": chunk.index, "title": paper.title,
-        "venue": paper.venue, "venue_lc": paper.venue.lower(), "year": paper.year or 0,
-        "authors": "; ".join(paper.authors), "source": source, "hash": digest,
+        "paper_id": paper.paper_id, "chunk": chunk.index, "venue_lc": paper.venue.lower(),
+        "year": paper.year or 0, "hash": digest,
     }
     if chunk.index == 0:
-        meta["paper"] = json.dumps(paper.to_dict(), ensure_ascii=False)
-        meta["nchunks"] = nchunks  # a paper missing some of its chunks is re-ingested
+        meta.update({"title": paper.title, "venue": paper.venue, "source": source,
+                     "authors": "; ".join(paper.authors), "nchunks": nchunks,
+                     "chunking": chunking, "paper_z": pack(paper)})
     return meta
+
+
+def pack(paper: Paper) -> str:
+    """The paper record as compressed JSON (base85): a third of its JSON in the store."""
+    import base64
+    import zlib
+
+    raw = json.dumps(paper.to_dict(), ensure_ascii=False, separators=(",", ":")).encode()
+    return base64.b85encode(zlib.compress(raw, 9)).decode("ascii")
+
+
+def unpack(meta: dict[str, Any]) -> Paper:
+    """The paper record of a chunk-0 metadata (compressed, or plain JSON from older stores)."""
+    import base64
+    import zlib
+
+    if "paper_z" in meta:
+        return Paper.from_dict(json.loads(zlib.decompress(base64.b85decode(meta["paper_z"]))))
+    return Paper.from_dict(json.loads(meta["paper"]))
+
+
+def record_json(meta: dict[str, Any]) -> dict[str, Any] | None:
+    """The paper record's dict from a chunk-0 metadata (None on other chunks)."""
+    if "paper_z" not in meta and "paper" not in meta:
+        return None
+    return unpack(meta).to_dict()
 
 
 class PaperStore:
@@ -199,7 +229,7 @@ class PaperStore:
                 return []
             where = {"$and": [{"chunk": 0}, {"paper_id": {"$in": ids}}]}
         res = self._get(where=where, include=["metadatas"])
-        papers = {m["paper_id"]: Paper.from_dict(json.loads(m["paper"])) for m in res["metadatas"]}
+        papers = {m["paper_id"]: unpack(m) for m in res["metadatas"]}
         if ids is not None:
             return [papers[i] for i in ids if i in papers]
         return sorted(papers.values(), key=lambda p: (p.venue, -(p.year or 0), p.title.lower()))
@@ -208,26 +238,56 @@ class PaperStore:
         """Every (chunk id, embedded text, metadata), for deriving the lexical index."""
         res = self._get(where=where, include=["metadatas", "documents"]) if where else self._get(
             include=["metadatas", "documents"])
-        return list(zip(res["ids"], res["documents"], res["metadatas"], strict=True))
+        return self._complete(list(zip(res["ids"], res["documents"] or [None] * len(res["ids"]),
+                                       res["metadatas"], strict=True)))
 
     def chunks_with_vectors(self) -> tuple[list[tuple[str, str, dict[str, Any]]], Any]:
         """Every chunk (id, text, metadata) and its vector, in one order."""
         import numpy as np
 
         col = self.collection()
-        rows: list[tuple[str, str, dict[str, Any]]] = []
+        rows: list[tuple[str, Any, dict[str, Any]]] = []
         vecs: list[Any] = []
         page = 5000
         for offset in range(0, max(col.count(), 1), page):
             res = col.get(limit=page, offset=offset,
                           include=["metadatas", "documents", "embeddings"])
-            rows.extend(zip(res["ids"], res["documents"], res["metadatas"], strict=True))
+            docs = res.get("documents") or [None] * len(res["ids"])
+            rows.extend(zip(res["ids"], docs, res["metadatas"], strict=True))
             if res.get("embeddings") is not None and len(res["ids"]):
                 vecs.append(np.asarray(res["embeddings"], dtype=np.float32))
             if len(res["ids"]) < page:
                 break
         matrix = np.concatenate(vecs) if vecs else None
-        return rows, matrix
+        return self._complete(rows), matrix
+
+    def _complete(self, rows: list[tuple[str, Any, dict[str, Any]]]
+                  ) -> list[tuple[str, str, dict[str, Any]]]:
+        """Rows with their text (re-made from the paper record when no document is stored: the
+        same chunking, so the same text that was embedded) and the paper's title and authors
+        (kept on chunk 0 only) on every chunk."""
+        from assistant.chunking import chunk_paper, embed_text
+
+        firsts = {m["paper_id"]: m for _, _, m in rows if m.get("chunk") == 0}
+        texts: dict[str, list[str]] = {}
+        out = []
+        for cid, doc, meta in rows:
+            first = firsts.get(meta["paper_id"], {})
+            if doc is None:
+                pid = meta["paper_id"]
+                if pid not in texts and first:
+                    paper = unpack(first)
+                    tokens, overlap = (int(x) for x in (first.get("chunking") or
+                                       f"{self.chunk_tokens}/{self.chunk_overlap}").split("/"))
+                    texts[pid] = [embed_text(paper.title, c.text) for c in
+                                  chunk_paper(paper, max_tokens=tokens, overlap=overlap)]
+                made = texts.get(pid, [])
+                i = int(meta.get("chunk", 0))
+                doc = made[i] if i < len(made) else ""
+            extra: dict[str, Any] = {k: first[k] for k in ("title", "authors")
+                                     if k in first and k not in meta}
+            out.append((cid, doc, {**meta, **extra} if extra else meta))
+        return out
 
     def dense(self, vector: Any, *, n: int, where: dict[str, Any] | None = None
               ) -> list[ChunkHit]:
@@ -268,11 +328,15 @@ class PaperStore:
 
     def remove_source(self, source: str) -> int:
         col = self.collection()
-        res = col.get(where={"source": source}, include=[])
-        if res["ids"]:
-            col.delete(ids=res["ids"])
+        first = col.get(where={"$and": [{"chunk": 0}, {"source": source}]}, include=["metadatas"])
+        pids = [m["paper_id"] for m in first["metadatas"]]
+        ids: list[str] = []
+        for i in range(0, len(pids), 500):
+            ids += col.get(where={"paper_id": {"$in": pids[i:i + 500]}}, include=[])["ids"]
+        if ids:
+            col.delete(ids=ids)
             self._bump_revision()
-        return len(res["ids"])
+        return len(ids)
 
     def drop(self) -> None:
         if self.exists():
