@@ -50,7 +50,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("ingest", help="add paper lists to the store (default: bundled ICML 2026)")
     p.add_argument("paths", nargs="*", type=Path, metavar="PATH",
-                   help=".txt (header + blank-line-separated abstracts), .json, .jsonl or .csv")
+                   help=".txt (header + blank-line-separated abstracts), .json, .jsonl, .csv or "
+                        ".bib (BibTeX; OpenReview, arXiv, Semantic Scholar JSON: see README)")
     p.add_argument("--no-prune", action="store_true",
                    help="keep papers that are no longer in the file")
     _common(p)

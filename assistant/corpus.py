@@ -1,7 +1,8 @@
-"""Paper lists in, Papers out: the bundled text format, JSON, JSONL and CSV.
+"""Paper lists in, Papers out: the bundled text format, JSON, JSONL, CSV and BibTeX.
 
 The bundled format is a header line naming the venue and year ("ICML 2026 论文列表"), then
-abstracts separated by blank lines. Structured formats map the common field names.
+abstracts separated by blank lines. Structured formats map the common field names; BibTeX and
+the JSON exports of OpenReview, arXiv, Semantic Scholar and paperlists are read by formats.py.
 """
 
 from __future__ import annotations
@@ -9,28 +10,36 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
+import logging
 import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from assistant.errors import CorpusFormatError, InputError
+from assistant.formats import bibtex_records, code_link, detect, normalize, year_of
 from assistant.paper import Paper
 from assistant.settings import BUNDLED_CORPUS
 from assistant.titles import derive_title
+
+log = logging.getLogger(__name__)
 
 _ID_FIELDS = ("_id", "paper_id", "uid", "id")
 _TITLE_FIELDS = ("title", "name")
 _ABSTRACT_FIELDS = ("abstract", "text", "summary", "content")
 _URL_FIELDS = ("url", "site", "link", "pdf", "pdf_url", "paper_url")
-_GITHUB = re.compile(r"https?://(?:www\.)?github\.com/[\w.\-]+/[\w.\-]+", re.IGNORECASE)
 _HEADER = re.compile(r"(?P<venue>[A-Za-z][A-Za-z\-]*)\s*['’]?\s*(?P<year>(?:19|20)\d{2})")
-SUFFIXES = (".txt", ".json", ".jsonl", ".csv")
+SUFFIXES = (".txt", ".json", ".jsonl", ".ndjson", ".csv", ".bib", ".bibtex")
+_WRAPPERS = ("papers", "data", "items", "records", "corpus", "notes")  # notes: OpenReview API
 
 
-def code_link(text: str) -> str:
-    m = _GITHUB.search(text)
-    return m.group(0).rstrip(".,;)") if m else ""
+class PaperList(list[Paper]):
+    """What load_papers returns: the papers, and how many records it skipped for want of an
+    abstract (``skipped``)."""
+
+    def __init__(self, papers: Iterable[Paper] = (), *, skipped: int = 0) -> None:
+        super().__init__(papers)
+        self.skipped = skipped
 
 
 def stable_id(venue: str, year: int | None, abstract: str) -> str:
@@ -52,13 +61,6 @@ def _authors(value: Any) -> list[str]:
     return [a.strip() for a in text.split(sep) if a.strip()]
 
 
-def _year(value: Any) -> int | None:
-    if value in (None, ""):
-        return None
-    m = re.search(r"(?:19|20)\d{2}", str(value))
-    return int(m.group(0)) if m else None
-
-
 def _first(record: dict[str, Any], fields: Iterable[str]) -> Any:
     for f in fields:
         v = record.get(f)
@@ -75,7 +77,7 @@ def paper_from_record(record: dict[str, Any], *, venue: str = "", year: int | No
     abstract = " ".join(abstract.split())
     venue_v = str(record.get("venue") or venue or "")
     venue_v = venue_v.upper() if venue_v.islower() and len(venue_v) <= 8 else venue_v
-    year_v = _year(record.get("year")) or year
+    year_v = year_of(record.get("year")) or year
     title = _first(record, _TITLE_FIELDS)
     derived = not title
     title = " ".join(str(title).split()) if title else derive_title(abstract)
@@ -125,9 +127,11 @@ def parse_text_list(text: str, *, source: str = "text") -> list[Paper]:
 def _records_json(path: Path) -> list[dict[str, Any]]:
     data = json.loads(path.read_text(encoding="utf-8"))
     if isinstance(data, dict):
-        for key in ("papers", "data", "items", "records", "corpus"):
+        for key in _WRAPPERS:
             if isinstance(data.get(key), list):
                 return data[key]
+        if detect(data) != "generic":  # one Semantic Scholar paper or OpenReview note
+            return [data]
         raise CorpusFormatError(f"{path}: a JSON object must hold a list under 'papers'")
     if not isinstance(data, list):
         raise CorpusFormatError(f"{path}: expected a JSON list of paper objects")
@@ -156,18 +160,23 @@ def _records_csv(path: Path) -> list[dict[str, Any]]:
         return [dict(r) for r in reader]
 
 
-def load_papers(path: Path | str) -> list[Paper]:
-    """Load a paper list by its suffix. Every problem is one CorpusFormatError/InputError line."""
+def load_papers(path: Path | str) -> PaperList:
+    """Load a paper list by its suffix (JSON records also by their shape, see formats.detect).
+    Records without an abstract are skipped and counted. Every problem is one
+    CorpusFormatError/InputError line."""
     path = Path(path)
     if not path.exists():
         raise InputError(f"no such file: {path}")
     if path.is_dir():
         raise InputError(f"{path} is a folder: pass the paper list files in it")
     suffix = path.suffix.lower()
+    bib = suffix in (".bib", ".bibtex")
     try:
         if suffix == ".txt":
-            return parse_text_list(path.read_text(encoding="utf-8"), source=str(path))
-        if suffix in (".jsonl", ".ndjson"):
+            return PaperList(parse_text_list(path.read_text(encoding="utf-8"), source=str(path)))
+        if bib:
+            records = bibtex_records(path.read_text(encoding="utf-8-sig"), source=str(path))
+        elif suffix in (".jsonl", ".ndjson"):
             records = _records_jsonl(path)
         elif suffix == ".json":
             records = _records_json(path)
@@ -175,7 +184,7 @@ def load_papers(path: Path | str) -> list[Paper]:
             records = _records_csv(path)
         else:
             raise InputError(f"{path}: unsupported file type {suffix or '(none)'}; use "
-                             ".txt, .json, .jsonl or .csv")
+                             ".txt, .json, .jsonl, .csv or .bib")
     except UnicodeDecodeError:
         raise CorpusFormatError(f"{path} is not UTF-8 text: convert it to UTF-8") from None
     except json.JSONDecodeError as exc:
@@ -183,21 +192,28 @@ def load_papers(path: Path | str) -> list[Paper]:
             f"{path}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
     except csv.Error as exc:
         raise CorpusFormatError(f"{path}: bad CSV ({exc})") from None
-    papers, seen = [], set()
+    papers, seen = PaperList(), set()
     for i, rec in enumerate(records, 1):
         if not isinstance(rec, dict):
             raise CorpusFormatError(f"{path}: record {i} is not an object")
         try:
-            paper = paper_from_record(rec)
+            paper = paper_from_record(rec if bib else normalize(rec, stem=path.stem))
         except CorpusFormatError:
-            continue  # a record without an abstract has nothing to retrieve; skip it
+            papers.skipped += 1  # a record without an abstract has nothing to retrieve
+            continue
         if paper.paper_id in seen:
             continue
         seen.add(paper.paper_id)
         papers.append(paper)
     if not papers:
+        if bib:
+            raise CorpusFormatError(f"{path}: none of its {len(records)} entries has an abstract "
+                                    "field; export the list with abstracts included")
         raise CorpusFormatError(f"{path}: no record has an abstract (fields tried: "
                                 f"{', '.join(_ABSTRACT_FIELDS)})")
+    if papers.skipped:
+        log.warning("%s: skipped %d of %d %s without an abstract", path, papers.skipped,
+                    len(records), "entries" if bib else "records")
     return papers
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 # A sentence ends at . ! ? followed by space and an upper-case letter, digit, quote or bracket.
 # Abbreviations common in abstracts (e.g., i.e., et al., vs.) do not end a sentence.
@@ -77,3 +78,19 @@ _LIST_Q = re.compile(r"\b(?:papers|works|approaches|methods|studies|articles)\b|
 def is_list_question(question: str) -> bool:
     """'Which papers ...', 'list ...', 'compare ...': the answer names several papers."""
     return bool(_LIST_Q.search(question))
+
+
+_GITHUB = re.compile(r"https?://(?:www\.)?github\.com/[\w.\-]+/[\w.\-]+", re.IGNORECASE)
+_YEAR = re.compile(r"(?:19|20)\d{2}")
+
+
+def code_link(text: str) -> str:
+    m = _GITHUB.search(text)
+    return m.group(0).rstrip(".,;)") if m else ""
+
+
+def year_of(value: Any) -> int | None:
+    if value in (None, ""):
+        return None
+    m = _YEAR.search(str(value))
+    return int(m.group(0)) if m else None

