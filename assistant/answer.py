@@ -345,7 +345,7 @@ def _unanswered(question: str, retrieval: Retrieval, *, retriever: Retriever,
             question, closest)
         citations = [Citation(n, rp.paper) for n, rp in enumerate(closest, 1)]
     else:
-        n = retriever.store.paper_count() if retrieval.papers else 0
+        n = retriever.index().paper_count if retrieval.papers else 0
         text = CJK_OFFLINE if unreadable else REFUSAL.format(n=n, q=question)
         citations = []
     return Answer(question, text, answerer.backend, answerer.model, citations,

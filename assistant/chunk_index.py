@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from assistant.store import PaperStore
 
 log = logging.getLogger(__name__)
-FORMAT = 3  # 3: per-chunk authors, status and accepted
+FORMAT = 4  # 3: per-chunk authors, status and accepted; 4: paper records (records.db)
 _COLUMNS = ("ids", "papers", "venues", "years", "authors", "status", "accepted")
 
 
@@ -122,6 +122,7 @@ class ChunkIndex:
                 bm25.index(tokenize([r[1] for r in rows]), show_progress=False)
                 bm25.save(str(tmp / "bm25"), show_progress=False)
             (tmp / "chunks.json").write_text(json.dumps(meta))
+            _write_records(tmp / "records.db", rows)
             if vectors is not None and len(rows):
                 np.save(tmp / "vectors.npy", np.asarray(vectors, dtype=np.float32))
             (tmp / "manifest.json").write_text(json.dumps(
@@ -205,6 +206,30 @@ class ChunkIndex:
         """The paper ids a per-paper mask selects."""
         self.load()
         return [str(p) for p in self._paper_ids[paper_mask]]
+
+    @property
+    def paper_count(self) -> int:
+        self.load()
+        return len(self._paper_ids)
+
+    def papers(self, ids: list[str]) -> list[Any] | None:
+        """The paper records of these ids, in that order, read from the index (so a question
+        needs no Chroma client); None when this index keeps no records (an older one)."""
+        import sqlite3
+
+        from assistant.store import unpack
+
+        db = self.directory / "records.db"
+        if not db.exists():
+            return None
+        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        try:
+            found = dict(con.execute(
+                f"SELECT id, rec FROM records WHERE id IN ({','.join('?' * len(ids))})",
+                ids).fetchall()) if ids else {}
+        finally:
+            con.close()
+        return [unpack(json.loads(found[i])) for i in ids if i in found]
 
     def paper_level(self, scores: dict[str, float], mask: np.ndarray | None
                     ) -> dict[str, tuple[float, list[str]]]:
@@ -313,6 +338,18 @@ def _statuses(rows: list[tuple[str, str, dict[str, Any]]]) -> dict[str, tuple[st
             str(extra.get("status") or ""),
             accepted if isinstance(accepted, bool | str | int | float) else None)
     return out
+
+
+def _write_records(path: Path, rows: list[tuple[str, str, dict[str, Any]]]) -> None:
+    """Each paper's record (chunk 0's packed record) by id, in a small SQLite file."""
+    import sqlite3
+
+    with sqlite3.connect(path) as con:
+        con.execute("CREATE TABLE records (id TEXT PRIMARY KEY, rec TEXT NOT NULL)")
+        con.executemany("INSERT OR REPLACE INTO records VALUES (?, ?)", [
+            (str(m["paper_id"]), json.dumps({k: m[k] for k in ("paper_z", "paper") if k in m}))
+            for _, _, m in rows if m.get("chunk") == 0 and ("paper_z" in m or "paper" in m)])
+    con.close()
 
 
 def index_root(store_path: Path) -> Path:

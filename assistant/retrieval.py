@@ -288,7 +288,8 @@ class Retriever:
         dense, lexical = sides.dense, sides.lexical
         t3 = time.perf_counter()
         head = [pid for pid, _ in order[: k + 2]]
-        papers = {p.paper_id: p for p in self.store.papers(head)}
+        kept = self.index().papers(head)
+        papers = {p.paper_id: p for p in (kept if kept is not None else self.store.papers(head))}
         out: list[RetrievedPaper] = []
         for pid, score in order:
             paper = papers.get(pid)

@@ -314,8 +314,45 @@ class PaperStore:
 
     def revision(self) -> str:
         """Changes whenever an ingest changes the collection (keys derived indexes)."""
+        if self._col is None:
+            fast = self._peek_revision()
+            if fast:
+                return fast
         col = self.collection()
         return str((col.metadata or {}).get("revision") or f"count:{col.count()}")
+
+    def _peek_revision(self) -> str | None:
+        """The revision read straight from an embedded store's SQLite file, without importing
+        chromadb (about a second of start-up): the common path of `ask` when the derived index
+        is current. The same checks as ``collection()``: a missing store or collection and
+        another embedding model are errors. None: not embedded, or anything unexpected (the
+        caller asks Chroma)."""
+        import sqlite3
+
+        if self.url or self.path is None:
+            return None
+        db = self.path / "chroma.sqlite3"
+        if not db.exists():
+            if self._create:
+                return None
+            raise StoreNotFound(f"no store at {self.path}: run `assistant ingest` first "
+                                "(or pass --store DIR)")
+        try:
+            with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5) as con:
+                rows = con.execute(
+                    "SELECT m.key, m.str_value FROM collections c LEFT JOIN collection_metadata m"
+                    " ON m.collection_id = c.id WHERE c.name = ?", (self.name,)).fetchall()
+        except sqlite3.Error:
+            return None
+        if not rows:
+            if not self._create:
+                self.collection()  # raises StoreNotFound, naming the collection
+            return None
+        meta = {k: v for k, v in rows if k}
+        model = meta.get("embedding_model")
+        if model and model != self.embedder.name:
+            self.collection()  # raises EmbeddingMismatch with its message
+        return meta.get("revision") or None
 
     def _bump_revision(self) -> None:
         import uuid
