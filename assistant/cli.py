@@ -54,6 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
                         ".bib (BibTeX; OpenReview, arXiv, Semantic Scholar JSON: see README)")
     p.add_argument("--no-prune", action="store_true",
                    help="keep papers that are no longer in the file")
+    p.add_argument("--strict", action="store_true",
+                   help="a record without an abstract or with a repeated id is an error "
+                        "(by default it is skipped and reported)")
     _common(p)
 
     p = sub.add_parser("ask", help="answer one question with cited papers")
@@ -126,11 +129,11 @@ def _store(settings: Any, *, create: bool = False) -> Any:
     return PaperStore.from_settings(settings, embedder=embedder, create=create)
 
 
-def _require_papers(store: Any) -> None:
+def _require_papers(store: Any, retriever: Any) -> None:
     """An empty collection is reported as such, with the command that fills it."""
     from assistant.errors import StoreNotFound
 
-    if store.count() == 0:
+    if retriever.index().paper_count == 0:
         fill = ("assistant ingest" if store.name == "icml2026" else
                 f"assistant ingest FILE --collection {store.name}")
         raise StoreNotFound(f"collection {store.name!r} in {store.location} holds no papers: "
@@ -150,15 +153,21 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     if not args.paths:
         sources.append((BUNDLED_SOURCE, bundled_papers()))
     for path in args.paths:  # parse everything before touching the store
-        sources.append((str(path.resolve()), load_papers(path)))
+        loaded = load_papers(path)
+        notes = loaded.notes(path)
+        if notes and args.strict:
+            raise InputError(f"{notes[0]}; --strict: nothing was written")
+        for note in notes:
+            print(f"note: {note}", file=sys.stderr)
+        sources.append((str(path.resolve()), loaded))
     store = _store(settings, create=True)
     for source, papers in sources:
         report = _ingest_with_progress(store, papers, source, prune=not args.no_prune)
         print(report.summary())
     from assistant.chunk_index import ensure_index
 
-    ensure_index(store, k1=settings.bm25_k1, b=settings.bm25_b)  # derived: kept in step
-    print(f"collection {store.name!r} in {store.location}: {store.paper_count()} papers")
+    index = ensure_index(store, k1=settings.bm25_k1, b=settings.bm25_b)
+    print(f"collection {store.name!r} in {store.location}: {index.paper_count} papers")
     return 0
 
 
@@ -207,8 +216,8 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
     settings = _settings(args, backend=args.backend, model=args.model, k=args.k)
     store = _store(settings)
-    _require_papers(store)
     retriever = Retriever.from_settings(settings, store=store)
+    _require_papers(store, retriever)
     if retriever.multilingual is not None:  # first Chinese question over a new collection
         retriever.multilingual.on_progress = lambda done, total: print(
             f"\rmultilingual search, once for this collection: {done}/{total} papers embedded",
@@ -284,8 +293,9 @@ def cmd_search(args: argparse.Namespace) -> int:
 
     settings = _settings(args, k=args.k)
     store = _store(settings)
-    _require_papers(store)
-    retrieval = Retriever.from_settings(settings, store=store).search(
+    retriever = Retriever.from_settings(settings, store=store)
+    _require_papers(store, retriever)
+    retrieval = retriever.search(
         args.query, k=args.k or 10, filters=_filters_from(args))
     relevance = judge(args.query, retrieval.papers)
     if args.json:

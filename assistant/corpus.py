@@ -34,12 +34,30 @@ _WRAPPERS = ("papers", "data", "items", "records", "corpus", "notes")  # notes: 
 
 
 class PaperList(list[Paper]):
-    """What load_papers returns: the papers, and how many records it skipped for want of an
-    abstract (``skipped``)."""
+    """What load_papers returns: the papers, and what it left out: the records without an
+    abstract (``skipped``, their numbers in ``no_abstract``) and the records whose id an
+    earlier record already had (``duplicates``: the first one is kept)."""
 
     def __init__(self, papers: Iterable[Paper] = (), *, skipped: int = 0) -> None:
         super().__init__(papers)
         self.skipped = skipped
+        self.no_abstract: list[int] = []
+        self.duplicates: list[str] = []
+        self.records = 0
+
+    def notes(self, path: Path | str) -> list[str]:
+        """One line per kind of record left out, saying which and what policy applied."""
+        out = []
+        if self.skipped:
+            first = ", ".join(map(str, self.no_abstract[:5]))
+            out.append(f"{path}: skipped {self.skipped} of {self.records} records without an "
+                       f"abstract (record {first}{', ...' if self.skipped > 5 else ''})")
+        if self.duplicates:
+            first = ", ".join(self.duplicates[:3])
+            out.append(f"{path}: {len(self.duplicates)} records repeat an earlier record's id "
+                       f"({first}{', ...' if len(self.duplicates) > 3 else ''}): the first "
+                       "record with an id is kept")
+        return out
 
 
 def stable_id(venue: str, year: int | None, abstract: str) -> str:
@@ -125,7 +143,7 @@ def parse_text_list(text: str, *, source: str = "text") -> list[Paper]:
 
 
 def _records_json(path: Path) -> list[dict[str, Any]]:
-    data = json.loads(path.read_text(encoding="utf-8"))
+    data = json.loads(path.read_text(encoding="utf-8-sig"))
     if isinstance(data, dict):
         for key in _WRAPPERS:
             if isinstance(data.get(key), list):
@@ -140,7 +158,7 @@ def _records_json(path: Path) -> list[dict[str, Any]]:
 
 def _records_jsonl(path: Path) -> list[dict[str, Any]]:
     records = []
-    with path.open(encoding="utf-8") as fh:
+    with path.open(encoding="utf-8-sig") as fh:
         for lineno, line in enumerate(fh, 1):
             if not line.strip():
                 continue
@@ -153,11 +171,30 @@ def _records_jsonl(path: Path) -> list[dict[str, Any]]:
 
 
 def _records_csv(path: Path) -> list[dict[str, Any]]:
-    with path.open(encoding="utf-8", newline="") as fh:
-        reader = csv.DictReader(fh)
-        if not reader.fieldnames:
-            raise CorpusFormatError(f"{path}: CSV has no header row")
-        return [dict(r) for r in reader]
+    """Strict CSV: a quote opened and never closed is an error naming the line it opens on,
+    never a row that swallows the rows after it."""
+    with path.open(encoding="utf-8-sig", newline="") as fh:
+        reader = csv.reader(fh, strict=True)
+        start = 1
+        try:
+            header = next(reader, None)
+            if not header:
+                raise CorpusFormatError(f"{path}: CSV has no header row")
+            rows = []
+            start = reader.line_num + 1
+            for row in reader:
+                if row:
+                    if len(row) > len(header):
+                        raise CorpusFormatError(
+                            f"{path}:{start}: {len(row)} fields where the header has "
+                            f"{len(header)}; quote fields that contain commas")
+                    rows.append(dict(zip(header, row, strict=False)))
+                start = reader.line_num + 1
+        except csv.Error as exc:
+            raise CorpusFormatError(f"{path}:{start}: bad CSV ({exc}); a quoted field that "
+                                    "starts on this line is never closed, or a quote inside "
+                                    "a field is not doubled") from None
+        return rows
 
 
 def load_papers(path: Path | str) -> PaperList:
@@ -173,7 +210,8 @@ def load_papers(path: Path | str) -> PaperList:
     bib = suffix in (".bib", ".bibtex")
     try:
         if suffix == ".txt":
-            return PaperList(parse_text_list(path.read_text(encoding="utf-8"), source=str(path)))
+            return PaperList(parse_text_list(path.read_text(encoding="utf-8-sig"),
+                                             source=str(path)))
         if bib:
             records = bibtex_records(path.read_text(encoding="utf-8-sig"), source=str(path))
         elif suffix in (".jsonl", ".ndjson"):
@@ -193,6 +231,7 @@ def load_papers(path: Path | str) -> PaperList:
     except csv.Error as exc:
         raise CorpusFormatError(f"{path}: bad CSV ({exc})") from None
     papers, seen = PaperList(), set()
+    papers.records = len(records)
     for i, rec in enumerate(records, 1):
         if not isinstance(rec, dict):
             raise CorpusFormatError(f"{path}: record {i} is not an object")
@@ -200,8 +239,10 @@ def load_papers(path: Path | str) -> PaperList:
             paper = paper_from_record(rec if bib else normalize(rec, stem=path.stem))
         except CorpusFormatError:
             papers.skipped += 1  # a record without an abstract has nothing to retrieve
+            papers.no_abstract.append(i)
             continue
         if paper.paper_id in seen:
+            papers.duplicates.append(paper.paper_id)
             continue
         seen.add(paper.paper_id)
         papers.append(paper)
@@ -211,9 +252,6 @@ def load_papers(path: Path | str) -> PaperList:
                                     "field; export the list with abstracts included")
         raise CorpusFormatError(f"{path}: no record has an abstract (fields tried: "
                                 f"{', '.join(_ABSTRACT_FIELDS)})")
-    if papers.skipped:
-        log.warning("%s: skipped %d of %d %s without an abstract", path, papers.skipped,
-                    len(records), "entries" if bib else "records")
     return papers
 
 

@@ -96,3 +96,51 @@ def test_bad_inputs_are_one_line_errors(tmp_path):
     (tmp_path / "latin.txt").write_bytes("caf\xe9 abstract".encode("latin-1"))
     with pytest.raises(CorpusFormatError, match="not UTF-8"):
         load_papers(tmp_path / "latin.txt")
+
+
+def test_an_unclosed_quote_in_a_csv_is_an_error_with_its_line(tmp_path):
+    f = tmp_path / "papers.csv"
+    f.write_text('id,title,abstract\n1,First,"An abstract that opens a quote\n'
+                 '2,Second,Another abstract long enough to be a paper.\n')
+    with pytest.raises(CorpusFormatError, match=r"papers\.csv:2: bad CSV .*never closed"):
+        load_papers(f)
+    f.write_text("id,abstract\n1,An abstract, with a comma that is not quoted\n")
+    with pytest.raises(CorpusFormatError, match=r"papers\.csv:2: 3 fields where the header"):
+        load_papers(f)
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".json", ".jsonl", ".txt"])
+def test_a_byte_order_mark_is_accepted_in_every_format(tmp_path, suffix):
+    abstract = "We study byte order marks in paper lists and find they are harmless."
+    body = {".csv": f"id,title,abstract\nbom-1,BOM paper,{abstract}\n",
+            ".json": json.dumps([{"id": "bom-1", "title": "BOM paper", "abstract": abstract}]),
+            ".jsonl": json.dumps({"id": "bom-1", "title": "BOM paper", "abstract": abstract}),
+            ".txt": f"ICML 2026\n\n{abstract}\n"}[suffix]
+    f = tmp_path / f"list{suffix}"
+    f.write_bytes(b"\xef\xbb\xbf" + body.encode())
+    (paper,) = load_papers(f)
+    assert paper.abstract == abstract
+    if suffix != ".txt":
+        assert paper.paper_id == "bom-1" and paper.title == "BOM paper"
+
+
+def test_skipped_and_repeated_records_are_counted_and_strict_refuses(tmp_path, capsys):
+    from assistant.cli import main
+
+    rows = [{"id": "a", "abstract": "A first abstract about sparse attention in transformers."},
+            {"id": "b", "abstract": ""},
+            {"id": "a", "abstract": "A different abstract that reuses the first id by mistake."},
+            {"id": "c", "abstract": "A third abstract about graph kernels for molecules."}]
+    f = tmp_path / "list.jsonl"
+    f.write_text("\n".join(json.dumps(r) for r in rows))
+    papers = load_papers(f)
+    assert [p.paper_id for p in papers] == ["a", "c"]
+    assert papers.skipped == 1 and papers.no_abstract == [2] and papers.duplicates == ["a"]
+    store = tmp_path / "store"
+    assert main(["ingest", str(f), "--store", str(store), "--strict"]) == 2
+    err = capsys.readouterr().err
+    assert "skipped 1 of 4 records without an abstract (record 2)" in err
+    assert "--strict: nothing was written" in err and not store.exists()
+    assert main(["ingest", str(f), "--store", str(store)]) == 0
+    err = capsys.readouterr().err
+    assert "note: " in err and "1 records repeat an earlier record's id (a)" in err
