@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from assistant.errors import EmbeddingError
+from assistant.settings import mask_url
 
 if TYPE_CHECKING:
     import numpy as np
@@ -158,6 +159,7 @@ class OpenAIEmbedder:
         self.name = f"openai:{model}"
         self.batch_size = batch_size
         self.base_url = base_url
+        self.timeout = timeout
         import openai
 
         self._client = openai.OpenAI(base_url=base_url, api_key=api_key or "not-needed",
@@ -166,21 +168,21 @@ class OpenAIEmbedder:
     def embed(self, texts: Sequence[str], *, progress: Callable[[int], None] | None = None
               ) -> np.ndarray:
         import numpy as np
-        import openai
 
         rows: list[list[float]] = []
         for start in range(0, len(texts), self.batch_size):
             batch = list(texts[start : start + self.batch_size])
             try:
                 resp = self._client.embeddings.create(model=self.model, input=batch)
-            except openai.APIConnectionError:
-                raise EmbeddingError(f"cannot reach the embeddings endpoint at {self.base_url}: "
-                                     "start it or set ASSISTANT_EMBEDDING_BASE_URL") from None
-            except openai.APIStatusError as exc:
-                raise EmbeddingError(f"embeddings endpoint answered {exc.status_code} for model "
-                                     f"{self.model!r}: check ASSISTANT_EMBEDDING_MODEL and the "
-                                     "API key") from None
-            rows.extend(d.embedding for d in sorted(resp.data, key=lambda d: d.index))
+                got = [d.embedding for d in sorted(resp.data, key=lambda d: d.index)]
+            except Exception as exc:
+                raise _embedding_error(exc, self) from None
+            if len(got) != len(batch) or len({len(v) for v in got}) > 1:
+                raise EmbeddingError(
+                    f"the embeddings endpoint at {mask_url(self.base_url)} returned "
+                    f"{len(got)} vectors of widths {sorted({len(v) for v in got})} for "
+                    f"{len(batch)} texts: nothing was written; check the endpoint's model")
+            rows.extend(got)
             if progress:
                 progress(len(batch))
         if not rows:
@@ -192,6 +194,35 @@ class OpenAIEmbedder:
 
     def preload(self) -> None:
         return None
+
+
+def _embedding_error(exc: Exception, emb: Any) -> EmbeddingError:
+    """One line naming the real cause of an embeddings request that failed."""
+    import openai
+
+    where = mask_url(emb.base_url)
+    if isinstance(exc, openai.APITimeoutError):
+        return EmbeddingError(f"the embeddings endpoint at {where} did not answer within "
+                              f"{emb.timeout:g} s: check the server, or raise ASSISTANT_TIMEOUT")
+    if isinstance(exc, openai.APIConnectionError):
+        return EmbeddingError(f"cannot reach the embeddings endpoint at {where}: start it or "
+                              "set ASSISTANT_EMBEDDING_BASE_URL")
+    if isinstance(exc, openai.APIStatusError):
+        code = exc.status_code
+        if code in (401, 403):
+            why = "refused the API key: check OPENAI_API_KEY"
+        elif code == 404:
+            why = f"does not know model {emb.model!r}: check ASSISTANT_EMBEDDING_MODEL"
+        elif code == 429:
+            why = "is rate-limiting: wait, or lower ASSISTANT_EMBEDDING_BATCH"
+        elif code >= 500:
+            why = "failed on its side: retry, or check the server's log"
+        else:
+            why = f"rejected the request: {str(exc)[:120]}"
+        return EmbeddingError(f"the embeddings endpoint at {where} answered {code}: it {why}")
+    return EmbeddingError(f"the embeddings endpoint at {where} sent a reply that is not an "
+                          f"embeddings response ({type(exc).__name__}): is it an "
+                          "OpenAI-compatible /v1/embeddings?")
 
 
 _CACHE: dict[tuple[str, str], Embedder] = {}

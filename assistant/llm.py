@@ -72,7 +72,9 @@ class OpenAIChatModel:
     def _translate(self, exc: Exception) -> LLMError:
         import openai
 
-        where = self.base_url
+        from assistant.settings import mask_url
+
+        where = mask_url(self.base_url)
         if isinstance(exc, openai.APITimeoutError):
             return LLMUnreachable(f"the LLM endpoint at {where} timed out: check the server, or "
                                   "raise ASSISTANT_TIMEOUT")

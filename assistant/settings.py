@@ -162,9 +162,33 @@ class Settings(BaseSettings):
                 value = (secret[:3] + "…" + secret[-2:]) if len(secret) > 8 else "****"
             elif isinstance(value, Path):
                 value = str(value)
+            elif isinstance(value, str) and "://" in value:
+                value = mask_url(value)
             out[name] = value
         out["effective_backend"] = "llm" if self.uses_llm else "extractive"
         return out
+
+
+def mask_url(url: str | None) -> str:
+    """A URL with any password (and token-like query values) replaced by ****, for printing:
+    ``http://user:secret@host/v1`` -> ``http://user:****@host/v1``."""
+    import re
+    from urllib.parse import urlsplit, urlunsplit
+
+    if not url:
+        return url or ""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "****"
+    netloc = parts.netloc
+    if "@" in netloc:
+        creds, host = netloc.rsplit("@", 1)
+        user = creds.split(":", 1)[0]
+        netloc = f"{user}:****@{host}" if ":" in creds else f"****@{host}"
+    query = re.sub(r"(?i)((?:key|token|secret|password|sig)[^=&]*=)[^&]*", r"\1****",
+                   parts.query)
+    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
 
 
 def load_settings(**overrides: Any) -> Settings:

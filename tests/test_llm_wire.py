@@ -145,3 +145,55 @@ def test_claims_the_cited_paper_does_not_make_are_flagged(bundled_store, wire, m
     text = capsys.readouterr().out
     assert text.count("⚠ _not supported by the cited abstract_") == 2
     assert "Support check" in text and "numbers the paper does not state: 64" in text
+
+
+@pytest.mark.parametrize(("fault", "said"), [
+    ("500", "answered 500: it failed on its side"),
+    ("404", "does not know model 'emb-model'"),
+    ("401", "refused the API key"),
+    ("short", "returned 1 vectors of widths [64] for 2 texts: nothing was written"),
+    ("mixed", "returned 2 vectors of widths [32, 64] for 2 texts"),
+    ("html", "sent a reply that is not an embeddings response"),
+])
+def test_embeddings_endpoint_faults_name_their_cause(wire, fault, said):
+    from assistant.embeddings import OpenAIEmbedder
+    from assistant.errors import EmbeddingError
+
+    emb = OpenAIEmbedder(model="emb-model", base_url=wire.base_url, api_key="k")
+    if fault.isdigit():
+        wire.fail(int(fault)).fail(int(fault))  # the client retries once
+    else:
+        wire.embedding_fault = fault
+    with pytest.raises(EmbeddingError) as info:
+        emb.embed(["first text", "second text"])
+    assert said in str(info.value) and "\n" not in str(info.value)
+
+
+def test_a_short_embeddings_reply_writes_nothing(wire, tmp_path):
+    from assistant.corpus import bundled_papers
+    from assistant.embeddings import OpenAIEmbedder
+    from assistant.errors import EmbeddingError
+    from assistant.store import PaperStore
+
+    emb = OpenAIEmbedder(model="emb-model", base_url=wire.base_url, api_key="k")
+    store = PaperStore(collection="wire-emb", embedder=emb, path=tmp_path / "s", create=True)
+    store.ingest(bundled_papers()[:2], source="src")
+    before = sorted(cid for cid, _, _ in store.chunks())
+    wire.embedding_fault = "short"
+    with pytest.raises(EmbeddingError, match="nothing was written"):
+        store.ingest(bundled_papers()[:5], source="src")
+    assert sorted(cid for cid, _, _ in store.chunks()) == before
+    wire.embedding_fault = ""
+    assert store.ingest(bundled_papers()[:5], source="src").added == 3
+
+
+def test_credentials_in_an_endpoint_url_are_never_printed(bundled_store, capsys, monkeypatch):
+    from assistant.cli import main
+
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://user:s3cret-token@127.0.0.1:9/v1")
+    assert main(["config"]) == 0
+    out = capsys.readouterr().out
+    assert "s3cret-token" not in out and "user:****@127.0.0.1:9" in out
+    assert main(["ask", "Which paper proposes DyPE?"]) == 2  # nothing listens on port 9
+    err = capsys.readouterr().err
+    assert "s3cret-token" not in err and "http://user:****@127.0.0.1:9/v1" in err

@@ -31,6 +31,7 @@ class WireServer:
         self.failures: list[int] = []
         self.requests: list[dict[str, Any]] = []
         self.default_reply = ["The provided papers do not answer this."]
+        self.embedding_fault = ""  # "short" | "mixed" | "html": a broken embeddings reply
         self._httpd: ThreadingHTTPServer | None = None
 
     # -- scripting ---------------------------------------------------------------------
@@ -93,9 +94,23 @@ class WireServer:
                 elif self.path.endswith("/embeddings"):
                     inputs = body.get("input")
                     inputs = [inputs] if isinstance(inputs, str) else inputs
+                    vectors = [hashed_vector(t) for t in inputs]
+                    fault = server.embedding_fault
+                    if fault == "html":
+                        page = b"<html><body>Gateway login</body></html>"
+                        self.send_response(200)
+                        self.send_header("Content-Type", "text/html")
+                        self.send_header("Content-Length", str(len(page)))
+                        self.end_headers()
+                        self.wfile.write(page)
+                        return
+                    if fault == "short":
+                        vectors = vectors[:-1]
+                    elif fault == "mixed" and vectors:
+                        vectors[0] = vectors[0][:32]
                     self._json(200, {"object": "list", "model": body.get("model"), "data": [
-                        {"object": "embedding", "index": i, "embedding": hashed_vector(t)}
-                        for i, t in enumerate(inputs)],
+                        {"object": "embedding", "index": i, "embedding": v}
+                        for i, v in enumerate(vectors)],
                         "usage": {"prompt_tokens": 1, "total_tokens": 1}})
                 else:
                     self._json(404, {"error": {"message": "unknown path", "type": "not_found"}})
