@@ -98,6 +98,16 @@ class ChunkIndex:
         ok = data.get("format") == FORMAT and data.get("k1") == self.k1 and data.get("b") == self.b
         return data.get("revision") if ok else None
 
+    def intact(self) -> bool:
+        """Every file as the manifest recorded it (size and CRC-32)?"""
+        try:
+            recorded = json.loads((self.directory / "manifest.json").read_text()).get("files")
+        except (OSError, json.JSONDecodeError):
+            return False
+        if recorded is None:
+            return True  # written before checksums: trusted as before
+        return {k: list(v) for k, v in recorded.items()} == _checksums(self.directory)
+
     def build(self, rows: list[tuple[str, str, dict[str, Any]]], *, revision: str,
               vectors: Any = None) -> None:
         """Index (chunk id, text, metadata) rows and their vectors; built in a temp dir, then
@@ -127,7 +137,7 @@ class ChunkIndex:
                 np.save(tmp / "vectors.npy", np.asarray(vectors, dtype=np.float32))
             (tmp / "manifest.json").write_text(json.dumps(
                 {"format": FORMAT, "revision": revision, "count": len(rows), "k1": self.k1,
-                 "b": self.b}))
+                 "b": self.b, "files": _checksums(tmp)}))
             if self.directory.exists():
                 shutil.rmtree(self.directory)
             os.replace(tmp, self.directory)
@@ -340,6 +350,21 @@ def _statuses(rows: list[tuple[str, str, dict[str, Any]]]) -> dict[str, tuple[st
     return out
 
 
+def _checksums(directory: Path) -> dict[str, list[int]]:
+    """Size and CRC-32 of every file of an index (the manifest aside)."""
+    import zlib
+
+    out = {}
+    for f in sorted(directory.rglob("*")):
+        if f.is_file() and f.name != "manifest.json":
+            crc = 0
+            with f.open("rb") as fh:
+                while block := fh.read(1 << 20):
+                    crc = zlib.crc32(block, crc)
+            out[str(f.relative_to(directory))] = [f.stat().st_size, crc]
+    return out
+
+
 def _write_records(path: Path, rows: list[tuple[str, str, dict[str, Any]]]) -> None:
     """Each paper's record (chunk 0's packed record) by id, in a small SQLite file."""
     import sqlite3
@@ -366,10 +391,16 @@ def index_dir(store: PaperStore) -> Path:
 
 
 def ensure_index(store: PaperStore, *, k1: float = 0.9, b: float = 0.4) -> ChunkIndex:
-    """The store's chunk index, rebuilt from the collection if missing or stale."""
+    """The store's chunk index, rebuilt from the collection if missing, stale or damaged (a
+    file whose size or checksum is not the one the manifest recorded)."""
     index = ChunkIndex(index_dir(store), k1=k1, b=b)
     revision = store.revision()
-    if index.revision != revision:
+    if index.revision == revision and not index.intact():
+        log.warning("the chunk index at %s is damaged: rebuilding it", index.directory)
+        revision_ok = False
+    else:
+        revision_ok = index.revision == revision
+    if not revision_ok:
         log.info("rebuilding the chunk index for %s", store.name)
         rows, vectors = store.chunks_with_vectors()
         index.build(rows, revision=revision, vectors=vectors)

@@ -161,12 +161,14 @@ def cmd_ingest(args: argparse.Namespace) -> int:
             print(f"note: {note}", file=sys.stderr)
         sources.append((str(path.resolve()), loaded))
     store = _store(settings, create=True)
-    for source, papers in sources:
-        report = _ingest_with_progress(store, papers, source, prune=not args.no_prune)
-        print(report.summary())
     from assistant.chunk_index import ensure_index
 
-    index = ensure_index(store, k1=settings.bm25_k1, b=settings.bm25_b)
+    with store.write_lock(on_wait=lambda: print(
+            f"waiting for another ingest into {store.location} to finish...", file=sys.stderr)):
+        for source, papers in sources:
+            report = _ingest_with_progress(store, papers, source, prune=not args.no_prune)
+            print(report.summary())
+        index = ensure_index(store, k1=settings.bm25_k1, b=settings.bm25_b)
     print(f"collection {store.name!r} in {store.location}: {index.paper_count} papers")
     return 0
 
@@ -472,6 +474,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:
         if getattr(args, "verbose", False):
             raise
+        if type(exc).__module__.startswith("chromadb"):  # Chroma failed reading the store
+            print(f"error: {damaged_store_message(args)} ({type(exc).__name__}: "
+                  f"{str(exc)[:120]})", file=sys.stderr)
+            return 2
         print(f"error: unexpected {type(exc).__name__}: {exc} (run with --verbose for details)",
               file=sys.stderr)
         return 1
+    except BaseException as exc:  # a Rust panic inside Chroma (pyo3 PanicException)
+        if type(exc).__name__ != "PanicException" or getattr(args, "verbose", False):
+            raise
+        print(f"error: {damaged_store_message(args)}", file=sys.stderr)
+        return 2
+
+
+def damaged_store_message(args: argparse.Namespace) -> str:
+    where = getattr(args, "store", None) or "the store"
+    return (f"Chroma could not read {where}: its chroma.sqlite3 looks damaged. Restore it from "
+            "a backup, or re-ingest into a new --store (or --collection)")

@@ -225,6 +225,11 @@ def load_papers(path: Path | str) -> PaperList:
                              ".txt, .json, .jsonl, .csv or .bib")
     except UnicodeDecodeError:
         raise CorpusFormatError(f"{path} is not UTF-8 text: convert it to UTF-8") from None
+    except PermissionError:
+        raise InputError(f"cannot read {path}: permission denied (check its owner and mode, "
+                         "e.g. chmod u+r)") from None
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
     except json.JSONDecodeError as exc:
         raise CorpusFormatError(
             f"{path}: not valid JSON ({exc.msg} at line {exc.lineno})") from None

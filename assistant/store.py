@@ -171,7 +171,10 @@ class PaperStore:
             self.path.mkdir(parents=True, exist_ok=True)
             self._client = chromadb.PersistentClient(path=str(self.path), settings=opts)
         except Exception as exc:
-            raise StoreError(f"cannot open the store at {self.path}: {exc}") from None
+            hint = ("; its chroma.sqlite3 is damaged: restore it from a backup, or re-ingest "
+                    "into a new --store" if "malformed" in str(exc) or "corrupt" in str(exc)
+                    else "")
+            raise StoreError(f"cannot open the store at {self.path}: {exc}{hint}") from None
         return self._client
 
     def exists(self) -> bool:
@@ -311,6 +314,33 @@ class PaperStore:
         return ingest.run(self, papers, source=source, prune=prune,
                           progress=(lambda st: progress(st.papers_done, st.papers_total))
                           if progress else None)
+
+    def write_lock(self, *, on_wait: Callable[[], None] | None = None) -> Any:
+        """An exclusive lock on an embedded store for the length of a write (ingest, index
+        build): a second ingest waits for the first instead of failing half-way. A Chroma
+        server is its own arbiter: no lock."""
+        import contextlib
+        import fcntl
+
+        @contextlib.contextmanager
+        def held() -> Any:
+            if self.path is None:
+                yield
+                return
+            self.path.mkdir(parents=True, exist_ok=True)
+            with (self.path / ".write.lock").open("a") as fh:
+                try:
+                    fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    if on_wait:
+                        on_wait()
+                    fcntl.flock(fh, fcntl.LOCK_EX)
+                try:
+                    yield
+                finally:
+                    fcntl.flock(fh, fcntl.LOCK_UN)
+
+        return held()
 
     def revision(self) -> str:
         """Changes whenever an ingest changes the collection (keys derived indexes)."""
