@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from assistant import answerability, compare, grounding, prompts, query_filters, tokens
 from assistant.citations import CitationFilter, tidy
+from assistant.errors import LLMStreamCut
 from assistant.extractive import LIST_K, ExtractiveAnswerer
 from assistant.paper import Paper
 from assistant.relevance import Relevance, judge
@@ -81,6 +82,7 @@ class Answer:
     dropped_citations: list[int] = field(default_factory=list)
     relevance: dict[str, Any] = field(default_factory=dict)
     cut: bool = False
+    cut_reason: str = ""  # why the stream broke off (a cut answer keeps what arrived)
     search_query: str = ""
     outcome: str = "answered"  # answered | near_miss (nothing here is about it) | refused
     answerability: dict[str, Any] = field(default_factory=dict)
@@ -101,6 +103,8 @@ class Answer:
                         "score": round(rp.score, 4)} for rp in self.papers],
             "refused": self.refused,
             "outcome": self.outcome,
+            "cut": self.cut,
+            "cut_reason": self.cut_reason,
             "answerability": self.answerability,
             "usage": self.usage,
             "timings": {k: round(v, 1) for k, v in self.timings.items()},
@@ -296,13 +300,17 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     parts: list[str] = []
     t1 = time.perf_counter()
     first: float | None = None
-    async for raw in answerer.stream_answer(question, sources, history):
-        if first is None:
-            first = (time.perf_counter() - t1) * 1000
-        shown = filt.feed(raw)
-        if shown:
-            parts.append(shown)
-            yield Delta(shown)
+    cut_reason = ""
+    try:
+        async for raw in answerer.stream_answer(question, sources, history):
+            if first is None:
+                first = (time.perf_counter() - t1) * 1000
+            shown = filt.feed(raw)
+            if shown:
+                parts.append(shown)
+                yield Delta(shown)
+    except LLMStreamCut as exc:  # keep what arrived, marked as cut, with the reason
+        cut_reason = str(exc)
     tail = filt.flush()
     if tail:
         parts.append(tail)
@@ -314,7 +322,7 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     refused = not citations and any(m in text.lower() for m in _LLM_REFUSAL_MARKERS)
     result = Answer(question, text, answerer.backend, answerer.model, citations,
                     retrieval.papers, refused, dict(answerer.usage), timings, filt.dropped,
-                    rel.to_dict(), **extra)
+                    rel.to_dict(), cut=bool(cut_reason), cut_reason=cut_reason, **extra)
     if ground:
         _ground(result, retriever)
     timings["total_ms"] = (time.perf_counter() - t0) * 1000

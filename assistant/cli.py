@@ -235,7 +235,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
                     filters=_filters_from(args), on_delta=show if stream else None)
     if args.json:
         _print_json(result.to_dict())
-        return 0
+        return 3 if result.cut else 0
     if args.table:
         from assistant import survey
 
@@ -259,6 +259,10 @@ def cmd_ask(args: argparse.Namespace) -> int:
     if result.dropped_citations:
         note += f" · dropped citations of missing sources: {result.dropped_citations}"
     print(note, file=sys.stderr)
+    if result.cut:
+        print(f"warning: the answer is cut (kept what arrived): {result.cut_reason}",
+              file=sys.stderr)
+        return 3
     return 0
 
 

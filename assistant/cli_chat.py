@@ -52,8 +52,27 @@ def _settings(args: argparse.Namespace, **extra: Any) -> Any:
                          chroma_url=getattr(args, "chroma_url", None), **extra)
 
 
+def _log_to_file(settings: Any) -> Path:
+    """While the chat is up, log lines go to a file: a handler writing to the terminal would
+    draw over the Textual screen (a traceback across the chat)."""
+    import logging
+
+    path = Path(settings.history).parent / "chat.log"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    root = logging.getLogger()
+    for handler in list(root.handlers):
+        if isinstance(handler, logging.StreamHandler) and not isinstance(
+                handler, logging.FileHandler):
+            root.removeHandler(handler)
+    handler = logging.FileHandler(path, encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root.addHandler(handler)
+    return path
+
+
 def cmd_chat(args: argparse.Namespace) -> int:
     settings = _settings(args, backend=args.backend, model=args.model)
+    _log_to_file(settings)
     from assistant.tui.app import AssistantApp
 
     app = AssistantApp(settings, resume=args.resume)

@@ -70,6 +70,14 @@ class LLMError(AssistantError):
     pass
 
 
+class LLMStreamCut(LLMError):
+    """The stream broke off after some text arrived; ``partial`` is what arrived."""
+
+    def __init__(self, message: str, *, partial: str = "") -> None:
+        super().__init__(message)
+        self.partial = partial
+
+
 class LLMUnreachable(LLMError):
     retryable = True
 

@@ -19,6 +19,7 @@ from assistant.errors import (
     LLMError,
     LLMModelNotFound,
     LLMRateLimited,
+    LLMStreamCut,
     LLMUnreachable,
 )
 
@@ -65,8 +66,12 @@ class OpenAIChatModel:
         if client is None:
             import openai
 
-            client = openai.AsyncOpenAI(base_url=base_url, api_key=api_key or "not-needed",
-                                        timeout=timeout, max_retries=1)
+            # connect and read timeouts apart, and no silent retry: a dead endpoint fails in
+            # at most ``timeout`` seconds, a hanging one after ``timeout`` without a token
+            client = openai.AsyncOpenAI(
+                base_url=base_url, api_key=api_key or "not-needed", max_retries=0,
+                timeout=openai.Timeout(timeout, connect=min(10.0, timeout)))
+        self.timeout = timeout
         self._client = client
 
     def _translate(self, exc: Exception) -> LLMError:
@@ -76,8 +81,9 @@ class OpenAIChatModel:
 
         where = mask_url(self.base_url)
         if isinstance(exc, openai.APITimeoutError):
-            return LLMUnreachable(f"the LLM endpoint at {where} timed out: check the server, or "
-                                  "raise ASSISTANT_TIMEOUT")
+            return LLMUnreachable(f"the LLM endpoint at {where} did not answer within "
+                                  f"{self.timeout:g} s: check the server, or raise "
+                                  "ASSISTANT_TIMEOUT")
         if isinstance(exc, openai.APIConnectionError):
             return LLMUnreachable(f"cannot reach the LLM endpoint at {where}: start the server or "
                                   "fix OPENAI_BASE_URL")
@@ -106,6 +112,7 @@ class OpenAIChatModel:
 
         self.usage = {}
         parts: list[str] = []
+        finished = False
         try:
             response = await self._client.chat.completions.create(
                 model=self.model, messages=list(messages), temperature=self.temperature,
@@ -117,11 +124,37 @@ class OpenAIChatModel:
                                   "completion_tokens": u.completion_tokens,
                                   "total_tokens": u.total_tokens}
                 for choice in chunk.choices or []:
+                    finished = finished or bool(getattr(choice, "finish_reason", None))
                     delta = getattr(choice.delta, "content", None)
                     if delta:
                         parts.append(delta)
                         yield delta
         except openai.OpenAIError as exc:
-            raise self._translate(exc) from None
+            raise self._cut(self._translate(exc), parts) from None
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:  # a malformed stream
+            from assistant.settings import mask_url
+
+            raise self._cut(LLMError(
+                f"the LLM endpoint at {mask_url(self.base_url)} sent a malformed event stream "
+                f"({type(exc).__name__}): is it an OpenAI-compatible server?"), parts) from None
+        if not parts:
+            from assistant.settings import mask_url
+
+            raise LLMError(f"the LLM endpoint at {mask_url(self.base_url)} streamed no text: "
+                           "does it support stream=true (an OpenAI-compatible "
+                           "/v1/chat/completions)?")
+        if not finished:  # the stream stopped without a finish reason: the connection dropped
+            from assistant.settings import mask_url
+
+            raise LLMStreamCut(f"the stream from {mask_url(self.base_url)} ended before the "
+                               "answer finished (no finish reason): ask again",
+                               partial="".join(parts))
         if not self.usage:
             self.usage = estimate_usage(messages, "".join(parts))
+
+    @staticmethod
+    def _cut(error: LLMError, parts: list[str]) -> LLMError:
+        """An error after some text arrived: the text is kept (the answer is marked cut)."""
+        if parts:
+            return LLMStreamCut(str(error), partial="".join(parts))
+        return error

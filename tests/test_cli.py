@@ -70,3 +70,23 @@ def test_config_masks_secrets():
     assert data["effective_backend"] == "llm"
     bad = run("config", env={"ASSISTANT_K": "lots"})
     assert bad.returncode == 2 and bad.stderr.startswith("error: invalid setting k")
+
+
+def test_the_chat_logs_to_a_file_not_over_the_screen(tmp_path, monkeypatch):
+    import logging
+    import sys
+
+    from assistant.cli_chat import _log_to_file
+    from assistant.settings import load_settings
+
+    root = logging.getLogger()
+    monkeypatch.setattr(root, "handlers", [logging.StreamHandler(sys.stderr)])
+    path = _log_to_file(load_settings())
+    logging.getLogger("assistant.tui").error("answer failed", exc_info=ValueError("boom"))
+    for h in root.handlers:
+        h.flush()
+    assert all(isinstance(h, logging.FileHandler) for h in root.handlers)
+    text = path.read_text()
+    assert "answer failed" in text and "ValueError: boom" in text
+    for h in root.handlers:
+        h.close()

@@ -197,3 +197,49 @@ def test_credentials_in_an_endpoint_url_are_never_printed(bundled_store, capsys,
     assert main(["ask", "Which paper proposes DyPE?"]) == 2  # nothing listens on port 9
     err = capsys.readouterr().err
     assert "s3cret-token" not in err and "http://user:****@127.0.0.1:9/v1" in err
+
+
+ANSWER_CHUNKS = ["DyPE changes ", "the position ", "encoding over ", "the denoising ",
+                 "steps [1]. ", "It needs no ", "training [1]."]
+
+
+@pytest.mark.parametrize(("fault", "code", "said"), [
+    ("cut", 3, "the answer is cut (kept what arrived)"),
+    ("malformed", 3, "malformed event stream"),
+    ("nostream", 2, "streamed no text: does it support stream=true"),
+    ("html", 2, "streamed no text"),
+])
+def test_a_broken_llm_stream_is_one_line_and_keeps_what_arrived(
+        bundled_store, wire, monkeypatch, capsys, fault, code, said):
+    from assistant.cli import main
+
+    monkeypatch.setenv("OPENAI_BASE_URL", wire.base_url)
+    monkeypatch.setenv("ASSISTANT_MODEL", "wire-model")
+    wire.script(ANSWER_CHUNKS)
+    wire.chat_fault = fault
+    assert main(["ask", "--json", QUESTION]) == code
+    captured = capsys.readouterr()
+    if code == 3:  # cut: the text that arrived is the answer, marked and explained
+        out = json.loads(captured.out)
+        assert out["cut"] and said.split(" (")[0] in (out["cut_reason"] + " the answer is cut")
+        assert out["answer"].startswith("DyPE changes the position encoding")
+        assert "It needs no" not in out["answer"]
+    else:
+        assert said in captured.err and captured.err.count("\n") == 1
+
+
+def test_an_endpoint_that_never_answers_fails_within_the_timeout(
+        bundled_store, wire, monkeypatch, capsys):
+    import time
+
+    from assistant.cli import main
+
+    monkeypatch.setenv("OPENAI_BASE_URL", wire.base_url)
+    monkeypatch.setenv("ASSISTANT_TIMEOUT", "2")
+    wire.chat_fault = "hang"
+    t = time.monotonic()
+    assert main(["ask", QUESTION]) == 2
+    took = time.monotonic() - t
+    err = capsys.readouterr().err
+    assert "did not answer within 2 s" in err and err.count("\n") == 1
+    assert took < 2 * 2  # no silent retry doubling the wait

@@ -32,6 +32,9 @@ class WireServer:
         self.requests: list[dict[str, Any]] = []
         self.default_reply = ["The provided papers do not answer this."]
         self.embedding_fault = ""  # "short" | "mixed" | "html": a broken embeddings reply
+        # "cut" | "malformed" | "nostream" | "html" | "hang": a broken chat reply
+        self.chat_fault = ""
+        self.released = threading.Event()  # "hang" answers nothing until this is set
         self._httpd: ThreadingHTTPServer | None = None
 
     # -- scripting ---------------------------------------------------------------------
@@ -118,7 +121,19 @@ class WireServer:
             def _chat(self, body: dict[str, Any]) -> None:
                 chunks = server.replies.pop(0) if server.replies else list(server.default_reply)
                 created = int(time.time())
-                if not body.get("stream"):
+                fault = server.chat_fault
+                if fault == "hang":  # accepts, then says nothing
+                    server.released.wait(120)
+                    return
+                if fault == "html":
+                    page = b"<html><body>Please log in</body></html>"
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/html")
+                    self.send_header("Content-Length", str(len(page)))
+                    self.end_headers()
+                    self.wfile.write(page)
+                    return
+                if not body.get("stream") or fault == "nostream":
                     self._json(200, {"id": "cmpl-1", "object": "chat.completion",
                                      "created": created, "model": body.get("model"),
                                      "choices": [{"index": 0, "finish_reason": "stop",
@@ -142,9 +157,17 @@ class WireServer:
                 event({**base, "choices": [{"index": 0, "delta": {"role": "assistant",
                                                                   "content": ""},
                                             "finish_reason": None}]})
-                for c in chunks:
+                for i, c in enumerate(chunks):
                     if server.delay:
                         time.sleep(server.delay)
+                    if i == len(chunks) // 2 and fault == "malformed":
+                        self.wfile.write(b"data: {this is not json\n\n")
+                        self.wfile.flush()
+                    if i == len(chunks) // 2 and fault == "cut":
+                        self.close_connection = True
+                        self.wfile.flush()
+                        self.connection.shutdown(2)  # the connection drops mid-answer
+                        return
                     event({**base, "choices": [{"index": 0, "delta": {"content": c},
                                                 "finish_reason": None}]})
                 event({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})
@@ -162,6 +185,7 @@ class WireServer:
         return self
 
     def __exit__(self, *exc: Any) -> None:
+        self.released.set()
         if self._httpd:
             self._httpd.shutdown()
             self._httpd.server_close()

@@ -112,7 +112,9 @@ class AnswerView(Vertical, can_focus=True):
         if answer.refused:
             parts.append(Content.styled("  nothing in the store answers this", "$text-warning"))
         if answer.cut:
-            parts.append(Content.styled("  ✂ cut: stopped before the end", "bold $text-error"))
+            why = f" ({answer.cut_reason})" if answer.cut_reason else ""
+            parts.append(Content.styled(f"  ✂ cut: stopped before the end{why}",
+                                        "bold $text-error"))
         return Content("").join(parts)
 
     def _meta(self, content: Content) -> None:
