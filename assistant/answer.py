@@ -19,7 +19,15 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from assistant import answerability, compare, grounding, prompts, query_filters, tokens
+from assistant import (
+    answerability,
+    compare,
+    grounding,
+    injection,
+    prompts,
+    query_filters,
+    tokens,
+)
 from assistant.citations import CitationFilter, tidy
 from assistant.errors import LLMStreamCut
 from assistant.extractive import LIST_K, ExtractiveAnswerer
@@ -157,12 +165,13 @@ class LLMAnswerer:
         for n, rp in enumerate(papers, 1):
             p = rp.paper
             block = prompts.render("source", prompts_dir=self.prompts_dir, n=n, title=p.title,
-                                   venue_year=p.venue_year or "n.d.", text=p.abstract)
+                                   venue_year=p.venue_year or "n.d.",
+                                   text=injection.neutralize(p.abstract))
             cost = tokens.count(block)
             if cost > budget:
                 if budget < 60:
                     break
-                block = tokens.truncate(block, budget) + " …\n"
+                block = tokens.truncate(block, budget - 6) + " …\n</source>\n"
                 cost = budget
             blocks.append(block)
             budget -= cost

@@ -21,6 +21,7 @@ import numpy as np
 from assistant.compare import sides
 from assistant.followup import has_cjk
 from assistant.grounding import sentence_vectors
+from assistant.injection import is_instruction
 from assistant.relevance import Relevance, coverage
 from assistant.textutil import clean_markup, is_list_question, split_sentences
 
@@ -114,6 +115,8 @@ class ExtractiveAnswerer:
                     score -= 0.3
                 if i == 0 and not _OWN_WORK.search(s):  # an abstract opens with background
                     score -= BACKGROUND_PENALTY
+                if is_instruction(s):  # planted for an assistant: never quoted (injection.py)
+                    score = -10.0
                 scored.append(_Scored(i, s, score))
                 k += 1
             out.append(scored)
@@ -126,7 +129,8 @@ class ExtractiveAnswerer:
         chosen = []
         for rank, sents in enumerate(scored):
             limit = self.max_sentences if rank == 0 and not plural else 1
-            best = sorted(sents, key=lambda s: -s.score)[:limit]
+            usable = [s for s in sents if s.score > -5.0]  # never a planted sentence
+            best = sorted(usable, key=lambda s: -s.score)[:limit]
             chosen.append(sorted(best, key=lambda s: s.index))
         return chosen
 

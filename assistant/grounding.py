@@ -153,7 +153,11 @@ class Units:
 
 
 def units_of(paper: Paper, embedder: Embedder) -> Units:
-    sentences = split_sentences(clean_markup(paper.abstract))
+    from assistant.injection import MARKER, is_instruction
+
+    # text planted to steer an assistant is never evidence for a claim (injection.py)
+    sentences = [MARKER if is_instruction(s) else s
+                 for s in split_sentences(clean_markup(paper.abstract))]
     name = paper.display_title  # the title as answers show it (marked when not published)
     title = f"{name} ({paper.venue_year})" if paper.venue_year else name
     pairs = [f"{a} {b}" for a, b in itertools.pairwise(sentences)]
