@@ -26,9 +26,27 @@ def embed_text(title: str, text: str) -> str:
 
 
 def _split_long(sentence: str, max_tokens: int) -> list[str]:
-    enc = tokens.encoding()
-    ids = enc.encode(sentence, disallowed_special=())
-    return [enc.decode(ids[i : i + max_tokens]) for i in range(0, len(ids), max_tokens)]
+    """Cut a sentence longer than the bound into pieces of at most ``max_tokens`` tokens, on
+    character boundaries (a token slice can end inside a multi-byte character, and decoding it
+    would replace that character), preferring a space near the end of each piece."""
+    pieces: list[str] = []
+    rest = sentence
+    while rest:
+        if tokens.count(rest) <= max_tokens:
+            pieces.append(rest)
+            break
+        lo, hi = 1, len(rest)  # the longest prefix within the bound
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if tokens.count(rest[:mid]) <= max_tokens:
+                lo = mid
+            else:
+                hi = mid - 1
+        cut = rest.rfind(" ", max(1, lo // 2), lo + 1)
+        cut = cut if cut > 0 else lo
+        pieces.append(rest[:cut].strip())
+        rest = rest[cut:].lstrip()
+    return [p for p in pieces if p]
 
 
 def chunk_text(text: str, *, max_tokens: int, overlap: int) -> list[str]:
