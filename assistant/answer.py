@@ -35,7 +35,7 @@ from assistant.paper import Paper
 from assistant.relevance import Relevance, judge
 from assistant.retrieval import Filters, Retrieval, RetrievedPaper, Retriever
 from assistant.rewrite import has_cjk
-from assistant.textutil import is_list_question
+from assistant.textutil import defang_refs, is_list_question
 
 if TYPE_CHECKING:
     from assistant.embeddings import Embedder
@@ -166,7 +166,7 @@ class LLMAnswerer:
             p = rp.paper
             block = prompts.render("source", prompts_dir=self.prompts_dir, n=n, title=p.title,
                                    venue_year=p.venue_year or "n.d.",
-                                   text=injection.neutralize(p.abstract))
+                                   text=injection.neutralize(defang_refs(p.abstract)))
             cost = tokens.count(block)
             if cost > budget:
                 if budget < 60:

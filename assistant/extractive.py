@@ -23,7 +23,7 @@ from assistant.followup import has_cjk
 from assistant.grounding import sentence_vectors
 from assistant.injection import is_instruction
 from assistant.relevance import Relevance, coverage
-from assistant.textutil import clean_markup, is_list_question, split_sentences
+from assistant.textutil import clean_markup, defang_refs, is_list_question, split_sentences
 
 if TYPE_CHECKING:
     from assistant.embeddings import Embedder
@@ -173,13 +173,13 @@ class ExtractiveAnswerer:
                         f"(more may: --k N, or ctrl+k in the chat, searches further):")
             lines = [head, ""]
             for n, (rp, sents) in enumerate(zip(sources, chosen, strict=True), 1):
-                body = " ".join(third_person(s.text) for s in sents)
+                body = " ".join(defang_refs(third_person(s.text)) for s in sents)
                 lines.append(f"- **{rp.paper.display_title}** [{n}]: {body} [{n}]")
             return "\n".join(lines)
         top = sources[0]
         where = f" ({top.paper.venue_year})" if top.paper.venue_year else ""
         parts = [f"The most relevant paper is **{top.paper.display_title}**{where} [1]."]
-        parts += [f"{third_person(s.text)} [1]" for s in chosen[0]]
+        parts += [f"{defang_refs(third_person(s.text))} [1]" for s in chosen[0]]
         text = " ".join(parts)
         if len(sources) > 1:
             others = [f"**{rp.paper.display_title}** [{n}]" for n, rp in enumerate(sources[1:], 2)]
@@ -198,7 +198,7 @@ class ExtractiveAnswerer:
                     "offline; an LLM endpoint would translate the question). The closest papers:")
         lines = [head, ""]
         for n, (rp, sents) in enumerate(zip(sources, chosen, strict=True), 1):
-            body = " ".join(third_person(s.text) for s in sents)
+            body = " ".join(defang_refs(third_person(s.text)) for s in sents)
             lines.append(f"- **{rp.paper.display_title}** [{n}]: {body} [{n}]")
         return "\n".join(lines)
 

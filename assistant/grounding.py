@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from assistant.citations import parse_group
-from assistant.textutil import clean_markup, content_words, split_sentences
+from assistant.textutil import clean_markup, content_words, defang_refs, split_sentences
 
 if TYPE_CHECKING:
     import numpy as np
@@ -157,7 +157,7 @@ def units_of(paper: Paper, embedder: Embedder) -> Units:
 
     # text planted to steer an assistant is never evidence for a claim (injection.py)
     sentences = [MARKER if is_instruction(s) else s
-                 for s in split_sentences(clean_markup(paper.abstract))]
+                 for s in split_sentences(defang_refs(clean_markup(paper.abstract)))]
     name = paper.display_title  # the title as answers show it (marked when not published)
     title = f"{name} ({paper.venue_year})" if paper.venue_year else name
     pairs = [f"{a} {b}" for a, b in itertools.pairwise(sentences)]

@@ -94,3 +94,12 @@ def year_of(value: Any) -> int | None:
         return None
     m = _YEAR.search(str(value))
     return int(m.group(0)) if m else None
+
+
+_BRACKET_REF = re.compile(r"\[(\d+(?:\s*[,–-]\s*\d+)*)\]")
+
+
+def defang_refs(text: str) -> str:
+    """An abstract's own bracketed references ("as shown in [12]") as "(ref. 12)": in an
+    answer, ``[n]`` means the n-th cited paper and nothing else."""
+    return _BRACKET_REF.sub(r"(ref. \1)", text)

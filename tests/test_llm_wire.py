@@ -296,3 +296,35 @@ def test_an_llm_that_obeys_a_planted_instruction_is_flagged(planted_store, wire)
     assert "[text addressed to an AI assistant removed]" in sent
     assert result.grounding is not None and result.grounding.flagged()  # PWNED is no claim
     assert all(s.verdict != "supported" for s in result.grounding.sentences if s.cites)
+
+
+def test_an_abstracts_own_bracketed_references_are_never_taken_for_citations(
+        tmp_path, embedder, wire):
+    from dataclasses import replace
+
+    from assistant.answer import answer, build_answerer
+    from assistant.corpus import bundled_papers
+    from assistant.retrieval import Retriever
+    from assistant.settings import load_settings
+    from assistant.store import PaperStore
+
+    papers = bundled_papers()
+    cited = replace(papers[0], paper_id="refs-1", title="Kernel routing for graphs",
+                    title_derived=False,
+                    abstract="We propose kernel routing for graph classification, extending "
+                    "the message passing of [2] and the pooling of [12, 13]. Kernel routing "
+                    "improves accuracy on five graph benchmarks.")
+    store = PaperStore(collection="refs", embedder=embedder, path=tmp_path / "s", create=True)
+    store.ingest([*papers, cited], source="src")
+    q = "Which paper proposes kernel routing for graph classification?"
+    offline = answer(q, retriever=Retriever(store=store),
+                     answerer=build_answerer(load_settings(), embedder=embedder))
+    assert offline.citations[0].paper.paper_id == "refs-1"
+    assert "(ref. 2)" in offline.text and "(ref. 12, 13)" in offline.text
+    assert [c.n for c in offline.citations] == list(range(1, len(offline.citations) + 1))
+    assert offline.dropped_citations == []
+    wire.script(["Kernel routing extends message passing [1]."])
+    answer(q, retriever=Retriever(store=store),
+           answerer=build_answerer(load_settings(base_url=wire.base_url), embedder=embedder))
+    sent = wire.chat_requests()[-1]["messages"][1]["content"]
+    assert "of (ref. 2) and the pooling of (ref. 12, 13)" in sent and "[12, 13]" not in sent
