@@ -54,11 +54,46 @@ class Progress:
         return self.papers_done / elapsed if elapsed > 0 else 0.0
 
 
+_CHECK_KEYS = ("paper_id", "chunk", "hash", "source", "nchunks")
+
+
+def _chunk_metas(store: PaperStore) -> tuple[list[str], list[dict[str, Any]]]:
+    """Every chunk's id and the metadata the unchanged-check reads. An embedded store's are
+    read straight from its SQLite file (only those keys: the paper records are most of the
+    metadata, and Chroma would return them all) when that agrees with Chroma's count;
+    otherwise, and on a server, through Chroma."""
+    import sqlite3
+
+    if store.path is not None and (store.path / "chroma.sqlite3").exists():
+        try:
+            con = sqlite3.connect(f"file:{store.path / 'chroma.sqlite3'}?mode=ro", uri=True)
+            try:
+                rows = con.execute(
+                    "SELECT e.embedding_id, m.key, m.string_value, m.int_value "
+                    "FROM embeddings e JOIN embedding_metadata m ON m.id = e.id "
+                    "WHERE e.segment_id = (SELECT s.id FROM segments s JOIN collections c "
+                    "ON s.collection = c.id WHERE c.name = ? AND s.scope = 'METADATA') "
+                    f"AND m.key IN ({','.join('?' * len(_CHECK_KEYS))})",
+                    (store.name, *_CHECK_KEYS)).fetchall()
+            finally:
+                con.close()
+            metas: dict[str, dict[str, Any]] = {}
+            for cid, key, text, number in rows:
+                metas.setdefault(cid, {})[key] = text if text is not None else number
+            if len(metas) == store.count():
+                return list(metas), list(metas.values())
+            log.info("store file and Chroma disagree on the chunk count: reading via Chroma")
+        except sqlite3.Error as exc:
+            log.info("reading chunk metadata from SQLite failed (%s): reading via Chroma", exc)
+    res = store._get(include=["metadatas"])
+    return res["ids"], res["metadatas"]
+
+
 def _existing(store: PaperStore) -> dict[str, dict[str, Any]]:
     """Per paper already stored: its first chunk's metadata, its chunk ids and their hashes."""
-    res = store._get(include=["metadatas"])
+    ids, metas = _chunk_metas(store)
     out: dict[str, dict[str, Any]] = {}
-    for cid, meta in zip(res["ids"], res["metadatas"], strict=True):
+    for cid, meta in zip(ids, metas, strict=True):
         entry = out.setdefault(meta["paper_id"], {"ids": [], "hashes": set(), "first": None})
         entry["ids"].append(cid)
         entry["hashes"].add(meta.get("hash"))

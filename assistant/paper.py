@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 # status (lower case) -> what happened to the submission
@@ -131,7 +131,15 @@ class Paper:
         return " ".join(str(self.extra.get("tldr") or "").split())
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The record as plain data. Shallow (no deep copy: ``asdict`` copied every nested value
+        and was most of an unchanged re-ingest of 23k papers); the lists are copied."""
+        out = {f: getattr(self, f) for f in self.__dataclass_fields__}
+        for key, value in out.items():
+            if isinstance(value, list):
+                out[key] = list(value)
+            elif isinstance(value, dict):
+                out[key] = dict(value)
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Paper:
