@@ -149,25 +149,29 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     from assistant.corpus import bundled_papers, load_papers
 
     settings = _settings(args)
-    sources: list[tuple[str, list[Any]]] = []
+    sources: list[tuple[str, Any]] = []
     if not args.paths:
         sources.append((BUNDLED_SOURCE, bundled_papers()))
     for path in args.paths:  # parse everything before touching the store
-        loaded = load_papers(path)
-        notes = loaded.notes(path)
+        sources.append((str(path.resolve()), load_papers(path)))
+        notes = sources[-1][1].notes(path)
         if notes and args.strict:
             raise InputError(f"{notes[0]}; --strict: nothing was written")
         for note in notes:
             print(f"note: {note}", file=sys.stderr)
-        sources.append((str(path.resolve()), loaded))
     store = _store(settings, create=True)
     from assistant.chunk_index import ensure_index
 
     with store.write_lock(on_wait=lambda: print(
             f"waiting for another ingest into {store.location} to finish...", file=sys.stderr)):
-        for source, papers in sources:
+        while sources:  # each list is let go once written: the index build needs the room
+            source, papers = sources.pop(0)
             report = _ingest_with_progress(store, papers, source, prune=not args.no_prune)
             print(report.summary())
+            del papers
+        import gc
+
+        gc.collect()
         index = ensure_index(store, k1=settings.bm25_k1, b=settings.bm25_b)
     print(f"collection {store.name!r} in {store.location}: {index.paper_count} papers")
     return 0

@@ -87,29 +87,40 @@ def chunk_meta(paper: Paper, chunk: Chunk, source: str, digest: str, *, nchunks:
 
 
 def pack(paper: Paper) -> str:
-    """The paper record as compressed JSON (base85): a third of its JSON in the store."""
+    """The paper record as compressed JSON, base64 ("b64:" prefix; older stores hold base85,
+    whose pure-Python decoder was a third of an index rebuild)."""
     import base64
     import zlib
 
     raw = json.dumps(paper.to_dict(), ensure_ascii=False, separators=(",", ":")).encode()
-    return base64.b85encode(zlib.compress(raw, 9)).decode("ascii")
+    return "b64:" + base64.b64encode(zlib.compress(raw, 9)).decode("ascii")
 
 
-def unpack(meta: dict[str, Any]) -> Paper:
-    """The paper record of a chunk-0 metadata (compressed, or plain JSON from older stores)."""
+def _record(meta: dict[str, Any]) -> dict[str, Any]:
     import base64
     import zlib
 
     if "paper_z" in meta:
-        return Paper.from_dict(json.loads(zlib.decompress(base64.b85decode(meta["paper_z"]))))
-    return Paper.from_dict(json.loads(meta["paper"]))
+        z = str(meta["paper_z"])
+        blob = base64.b64decode(z[4:]) if z.startswith("b64:") else base64.b85decode(z)
+        return dict(json.loads(zlib.decompress(blob)))
+    return dict(json.loads(meta["paper"]))
+
+
+def unpack(meta: dict[str, Any]) -> Paper:
+    """The paper record of a chunk-0 metadata (compressed, or plain JSON from older stores)."""
+    return Paper.from_dict(_record(meta))
 
 
 def record_json(meta: dict[str, Any]) -> dict[str, Any] | None:
-    """The paper record's dict from a chunk-0 metadata (None on other chunks)."""
+    """The paper record's dict from a chunk-0 metadata (None on other chunks); decoded once
+    per metadata dict (kept under "_record")."""
+    if "_record" in meta:
+        return dict(meta["_record"])
     if "paper_z" not in meta and "paper" not in meta:
         return None
-    return unpack(meta).to_dict()
+    meta["_record"] = _record(meta)
+    return dict(meta["_record"])
 
 
 class PaperStore:
@@ -279,7 +290,7 @@ class PaperStore:
             if doc is None:
                 pid = meta["paper_id"]
                 if pid not in texts and first:
-                    paper = unpack(first)
+                    paper = Paper.from_dict(record_json(first) or {})
                     tokens, overlap = (int(x) for x in (first.get("chunking") or
                                        f"{self.chunk_tokens}/{self.chunk_overlap}").split("/"))
                     texts[pid] = [embed_text(paper.title, c.text) for c in
