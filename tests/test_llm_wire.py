@@ -63,10 +63,11 @@ def test_the_source_budget_is_respected(bundled_store, wire):
 @pytest.mark.parametrize(("status", "error"), [(401, LLMAuthError), (404, LLMModelNotFound),
                                                (429, LLMRateLimited)])
 def test_endpoint_errors_become_clear_errors(bundled_store, wire, status, error):
-    wire.fail(status).fail(status)  # the client retries once
+    wire.fail(status)
     with pytest.raises(error) as info:
         llm_answer(bundled_store, wire)
     assert "\n" not in str(info.value)
+    assert len(wire.chat_requests()) == 1  # no silent retry
 
 
 def test_unreachable_endpoint(bundled_store):

@@ -182,7 +182,7 @@ async def test_an_endpoint_error_is_a_notification_and_the_question_comes_back(
 
 @asyncio_test
 async def test_rate_limit_then_a_retry_works(bundled_store, embedder, wire):
-    wire.fail(429).fail(429)  # the client retries once
+    wire.fail(429)  # no silent retry: the user retries
     app = RecordingApp(load_settings(base_url=wire.base_url, api_key="sk-test",
                                      model="wire-model"), embedder=embedder)
     async with app.run_test(size=(80, 24)) as pilot:
