@@ -97,6 +97,16 @@ class OpenAIChatModel:
             return LLMRateLimited(f"the LLM endpoint at {where} is rate-limiting (429): wait "
                                   "and ask again, or use another model")
         if isinstance(exc, openai.APIStatusError):
+            text = str(exc).lower()
+            if exc.status_code in (400, 413) and ("context" in text or "too long" in text
+                                                  or ("maximum" in text and "token" in text)):
+                return LLMError(f"the prompt is longer than the model at {where} accepts "
+                                f"({exc.status_code}): lower ASSISTANT_CONTEXT_TOKENS (the "
+                                "sources' budget) or ASSISTANT_MAX_TOKENS, or use --k with "
+                                "fewer papers")
+            if exc.status_code >= 500:
+                return LLMError(f"the LLM endpoint at {where} failed on its side "
+                                f"({exc.status_code}): retry, or check the server's log")
             return LLMError(f"the LLM endpoint at {where} answered {exc.status_code}: "
                             f"{str(exc)[:160]}")
         return LLMError(f"the LLM call failed: {type(exc).__name__}: {str(exc)[:160]}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -180,6 +181,13 @@ class PaperStore:
         assert self.path is not None
         try:
             self.path.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create the store folder {self.path} "
+                             f"({exc.strerror or exc}): pass a writable --store DIR") from None
+        if self._create and not os.access(self.path, os.W_OK):
+            raise StoreError(f"the store folder {self.path} is not writable: fix its "
+                             "permissions, or pass another --store DIR")
+        try:
             self._client = chromadb.PersistentClient(path=str(self.path), settings=opts)
         except Exception as exc:
             hint = ("; its chroma.sqlite3 is damaged: restore it from a backup, or re-ingest "

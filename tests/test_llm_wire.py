@@ -329,3 +329,30 @@ def test_an_abstracts_own_bracketed_references_are_never_taken_for_citations(
            answerer=build_answerer(load_settings(base_url=wire.base_url), embedder=embedder))
     sent = wire.chat_requests()[-1]["messages"][1]["content"]
     assert "of (ref. 2) and the pooling of (ref. 12, 13)" in sent and "[12, 13]" not in sent
+
+
+def test_a_context_length_error_names_the_setting_to_lower(bundled_store, wire):
+    from assistant.errors import LLMError
+
+    wire.fail(400)
+    # the wire server's scripted 400 says "scripted 400"; a real server says the prompt is long
+    wire.fail_message = "This model's maximum context length is 4096 tokens"
+    with pytest.raises(LLMError, match="lower ASSISTANT_CONTEXT_TOKENS"):
+        llm_answer(bundled_store, wire)
+
+
+def test_an_unwritable_store_folder_is_one_line(tmp_path, capsys):
+    import os
+
+    from assistant.cli import main
+
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    os.chmod(locked, 0o500)
+    try:
+        if os.access(locked, os.W_OK):
+            pytest.skip("running as a user that can write anywhere")
+        assert main(["ingest", "--store", str(locked / "store")]) == 2
+        assert "pass a writable --store DIR" in capsys.readouterr().err
+    finally:
+        os.chmod(locked, 0o700)

@@ -29,6 +29,7 @@ class WireServer:
         self.delay = delay
         self.replies: list[list[str]] = []
         self.failures: list[int] = []
+        self.fail_message = ""  # the message a scripted failure carries
         self.requests: list[dict[str, Any]] = []
         self.default_reply = ["The provided papers do not answer this."]
         self.embedding_fault = ""  # "short" | "mixed" | "html": a broken embeddings reply
@@ -88,7 +89,8 @@ class WireServer:
                     status = server.failures.pop(0)
                     kinds = {401: "invalid_api_key", 404: "model_not_found",
                              429: "rate_limit_exceeded"}
-                    self._json(status, {"error": {"message": f"scripted {status}",
+                    self._json(status, {"error": {"message": server.fail_message
+                                                  or f"scripted {status}",
                                                   "type": kinds.get(status, "server_error"),
                                                   "code": kinds.get(status)}})
                     return
