@@ -220,6 +220,9 @@ def _embedding_error(exc: Exception, emb: Any) -> EmbeddingError:
         else:
             why = f"rejected the request: {str(exc)[:120]}"
         return EmbeddingError(f"the embeddings endpoint at {where} answered {code}: it {why}")
+    if isinstance(exc, ValueError) and "no embedding data" in str(exc).lower():
+        return EmbeddingError(f"the embeddings endpoint at {where} returned no vectors: "
+                              "nothing was written; check the endpoint's model")
     return EmbeddingError(f"the embeddings endpoint at {where} sent a reply that is not an "
                           f"embeddings response ({type(exc).__name__}): is it an "
                           "OpenAI-compatible /v1/embeddings?")

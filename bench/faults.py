@@ -64,7 +64,9 @@ def main() -> None:
         s = store or base
         was = chunks_in(s)
         rc, out, err, took = run(args, {**env, **(env_extra or {})}, timeout)
-        first = next((line for line in err.splitlines() if line.strip()), "")
+        lines = [line for line in err.splitlines() if line.strip()]
+        first = next((line for line in lines if line.startswith(("error:", "warning:"))),
+                     lines[0] if lines else "")
         lost = chunks_in(s) < was
         ok = (rc == code and "Traceback" not in err and not lost
               and (not says or says in err + out) and chunks_in(s) >= was + grows)
@@ -144,7 +146,7 @@ def main() -> None:
         emb = {"ASSISTANT_EMBEDDER": "openai", "ASSISTANT_EMBEDDING_BASE_URL": wire.base_url,
                "ASSISTANT_EMBEDDING_MODEL": "emb-model", "ASSISTANT_STORE": str(emb_store)}
         run(["ingest", str(files / "bom.csv")], {**env, **emb})
-        for fault, says in (("short", "nothing was written"), ("mixed", "widths"),
+        for fault, says in (("short", "nothing was written"), ("mixed", "nothing was written"),
                             ("html", "not an embeddings response")):
             wire.embedding_fault = fault
             case(f"embeddings: {fault} reply", ["ingest", str(files / "skips.jsonl"),
