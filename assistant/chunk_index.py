@@ -15,6 +15,7 @@ The manifest records the format; an index of another format is rebuilt like a st
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import logging
@@ -99,14 +100,27 @@ class ChunkIndex:
         return data.get("revision") if ok else None
 
     def intact(self) -> bool:
-        """Every file as the manifest recorded it (size and CRC-32)?"""
+        """Every file as the manifest recorded it (size and CRC-32)? The CRCs are computed
+        again only when a file's size or modification time differs from the last check that
+        passed (kept in ``verified.json`` beside the index): writing a file changes its time."""
         try:
             recorded = json.loads((self.directory / "manifest.json").read_text()).get("files")
         except (OSError, json.JSONDecodeError):
             return False
         if recorded is None:
             return True  # written before checksums: trusted as before
-        return {k: list(v) for k, v in recorded.items()} == _checksums(self.directory)
+        stamp_file = self.directory.parent / f".{self.directory.name}.verified.json"
+        stamp = _stamp(self.directory)
+        try:
+            if json.loads(stamp_file.read_text()) == stamp:
+                return True
+        except (OSError, json.JSONDecodeError):
+            pass
+        ok = {k: list(v) for k, v in recorded.items()} == _checksums(self.directory)
+        if ok:
+            with contextlib.suppress(OSError):  # a read-only store is checked every time
+                stamp_file.write_text(json.dumps(stamp))
+        return ok
 
     def build(self, rows: list[tuple[str, str, dict[str, Any]]], *, revision: str,
               vectors: Any = None) -> None:
@@ -348,6 +362,12 @@ def _statuses(rows: list[tuple[str, str, dict[str, Any]]]) -> dict[str, tuple[st
             str(extra.get("status") or ""),
             accepted if isinstance(accepted, bool | str | int | float) else None)
     return out
+
+
+def _stamp(directory: Path) -> dict[str, list[int]]:
+    """Size and modification time (ns) of every file of an index."""
+    return {str(f.relative_to(directory)): [f.stat().st_size, f.stat().st_mtime_ns]
+            for f in sorted(directory.rglob("*")) if f.is_file()}
 
 
 def _checksums(directory: Path) -> dict[str, list[int]]:

@@ -95,3 +95,4 @@ def remove(client: Any, name: str, *, store_path: Path | None) -> None:
         root = index_root(store_path)
         shutil.rmtree(root / name, ignore_errors=True)
         (root / f"{name}.e5.npz").unlink(missing_ok=True)
+        (root / f".{name}.verified.json").unlink(missing_ok=True)
