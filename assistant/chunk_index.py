@@ -99,6 +99,15 @@ class ChunkIndex:
         ok = data.get("format") == FORMAT and data.get("k1") == self.k1 and data.get("b") == self.b
         return data.get("revision") if ok else None
 
+    def usable(self) -> bool:
+        """An index of this format and these BM25 parameters is there (whatever revision)."""
+        try:
+            data = json.loads((self.directory / "manifest.json").read_text())
+        except (OSError, json.JSONDecodeError):
+            return False
+        return bool(data.get("format") == FORMAT and data.get("k1") == self.k1
+                    and data.get("b") == self.b)
+
     def intact(self) -> bool:
         """Every file as the manifest recorded it (size and CRC-32)? The CRCs are computed
         again only when a file's size or modification time differs from the last check that
@@ -421,7 +430,19 @@ def ensure_index(store: PaperStore, *, k1: float = 0.9, b: float = 0.4) -> Chunk
     else:
         revision_ok = index.revision == revision
     if not revision_ok:
+        whole = index.usable() and index.intact()
+        if whole and store.being_written():  # an ingest is writing: serve the last index
+            log.info("an ingest is writing to %s: searching the index built before it",
+                     store.name)
+            return index
         log.info("rebuilding the chunk index for %s", store.name)
-        rows, vectors = store.chunks_with_vectors()
+        try:
+            rows, vectors = store.chunks_with_vectors()
+        except Exception:
+            if whole:  # a collection read mid-write can fail; the last index is whole
+                log.warning("could not read %s to rebuild its index (being written?): "
+                            "searching the index built before", store.name)
+                return index
+            raise
         index.build(rows, revision=revision, vectors=vectors)
     return index

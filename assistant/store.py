@@ -361,6 +361,21 @@ class PaperStore:
 
         return held()
 
+    def being_written(self) -> bool:
+        """Does another process hold this embedded store's write lock (an ingest running)?"""
+        import fcntl
+
+        lock = self.path / ".write.lock" if self.path is not None else None
+        if lock is None or not lock.exists():
+            return False
+        with lock.open("a") as fh:
+            try:
+                fcntl.flock(fh, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return True
+            fcntl.flock(fh, fcntl.LOCK_UN)
+        return False
+
     def revision(self) -> str:
         """Changes whenever an ingest changes the collection (keys derived indexes)."""
         if self._col is None:

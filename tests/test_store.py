@@ -245,3 +245,50 @@ def test_two_ingests_into_one_store_wait_for_each_other(tmp_path):
 
     papers = PaperStore(collection="icml2026", embedder=LocalEmbedder(), path=store).papers()
     assert len(papers) == 19 + 3
+
+
+def test_searching_while_an_ingest_writes_keeps_working(bundled_store_dir, tmp_path, capsys):
+    """An ingest of 400 real papers runs in another process; searches of the same store made
+    while its chunk count grows all answer (the write lock never blocks readers)."""
+    import json
+    import os
+    import shutil
+    import sqlite3
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    from assistant.cli import main
+
+    corpus = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "ml-abstracts.jsonl"
+    if not corpus.exists():
+        pytest.skip("../shared corpus not present")
+    store = tmp_path / "busy"
+    shutil.copytree(bundled_store_dir, store)
+    part = tmp_path / "part.jsonl"
+    with corpus.open() as fh:
+        part.write_text("".join(fh.readline() for _ in range(400)))
+
+    def chunks() -> int:
+        with sqlite3.connect(f"file:{store / 'chroma.sqlite3'}?mode=ro", uri=True) as con:
+            return int(con.execute("SELECT count(*) FROM embeddings").fetchone()[0])
+
+    start = chunks()
+    proc = subprocess.Popen([sys.executable, "-m", "assistant", "ingest", str(part), "--store",
+                             str(store), "--no-prune"], env=os.environ.copy(),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    seen: list[int] = []
+    deadline = time.monotonic() + 600
+    while proc.poll() is None and time.monotonic() < deadline:
+        if chunks() > start and (not seen or chunks() > seen[-1]):
+            seen.append(chunks())
+            assert main(["search", "diffusion transformers at high resolution", "--store",
+                         str(store), "--json", "--k", "3"]) == 0
+            found = json.loads(capsys.readouterr().out)
+            assert found["papers"], "a search during the ingest found nothing"
+        time.sleep(0.1)
+    assert proc.wait(timeout=600) == 0, proc.stderr.read() if proc.stderr else ""
+    assert seen, "no search ran while the ingest was writing"
+    assert main(["papers", "--store", str(store), "--json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)) > 19
