@@ -73,6 +73,13 @@ class WireServer:
                 self.end_headers()
                 self.wfile.write(data)
 
+            def _html(self, page: bytes) -> None:  # a login page where JSON was expected
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html")
+                self.send_header("Content-Length", str(len(page)))
+                self.end_headers()
+                self.wfile.write(page)
+
             def do_GET(self) -> None:
                 if self.path.rstrip("/").endswith("/models"):
                     self._json(200, {"object": "list", "data": [
@@ -102,12 +109,7 @@ class WireServer:
                     vectors = [hashed_vector(t) for t in inputs]
                     fault = server.embedding_fault
                     if fault == "html":
-                        page = b"<html><body>Gateway login</body></html>"
-                        self.send_response(200)
-                        self.send_header("Content-Type", "text/html")
-                        self.send_header("Content-Length", str(len(page)))
-                        self.end_headers()
-                        self.wfile.write(page)
+                        self._html(b"<html><body>Gateway login</body></html>")
                         return
                     if fault == "short":
                         vectors = vectors[:-1]
@@ -128,12 +130,7 @@ class WireServer:
                     server.released.wait(120)
                     return
                 if fault == "html":
-                    page = b"<html><body>Please log in</body></html>"
-                    self.send_response(200)
-                    self.send_header("Content-Type", "text/html")
-                    self.send_header("Content-Length", str(len(page)))
-                    self.end_headers()
-                    self.wfile.write(page)
+                    self._html(b"<html><body>Please log in</body></html>")
                     return
                 if not body.get("stream") or fault == "nostream":
                     self._json(200, {"id": "cmpl-1", "object": "chat.completion",
