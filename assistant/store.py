@@ -73,18 +73,38 @@ def validate_collection_name(name: str) -> str:
 def chunk_meta(paper: Paper, chunk: Chunk, source: str, digest: str, *, nchunks: int,
                chunking: str = "") -> dict[str, Any]:
     """A chunk's metadata. Every chunk carries what a filter or the unchanged-check reads
-    (paper id, venue, year, content hash); only chunk 0 carries the paper record (compressed),
-    its title, authors, source, chunk count and chunking. No document text is stored: the chunk
-    texts are re-made from the record when the derived index is built (``chunk_texts``)."""
+    (paper id, venue, year, content hash); only chunk 0 carries the paper record (compressed,
+    in pieces: see ``PIECE``), its venue, source, chunk count and chunking. Title and authors
+    live in the record only, and no document text is stored: the chunk texts are re-made from
+    the record when the derived index is built (``_complete``)."""
     meta: dict[str, Any] = {
         "paper_id": paper.paper_id, "chunk": chunk.index, "venue_lc": paper.venue.lower(),
         "year": paper.year or 0, "hash": digest,
     }
     if chunk.index == 0:
-        meta.update({"title": paper.title, "venue": paper.venue, "source": source,
-                     "authors": "; ".join(paper.authors), "nchunks": nchunks,
-                     "chunking": chunking, "paper_z": pack(paper)})
+        meta.update({"venue": paper.venue, "source": source, "nchunks": nchunks,
+                     "chunking": chunking, **pieces(pack(paper))})
     return meta
+
+
+# Chroma indexes every string metadata value in SQLite; a value longer than about 1,000 bytes
+# spills to an overflow page of its own there (4 KB, mostly empty). The record is stored in
+# pieces below that: chroma.sqlite3 is 29% smaller (bench/scale.py).
+PIECE = 900
+
+
+def pieces(z: str) -> dict[str, str]:
+    """The packed record as metadata: "paper_z", then "paper_z1", "paper_z2", ..."""
+    return {f"paper_z{k or ''}": z[i:i + PIECE] for k, i in enumerate(range(0, len(z), PIECE))}
+
+
+def joined(meta: dict[str, Any]) -> str:
+    """The packed record from its pieces (an older store's single "paper_z" as is)."""
+    out, k = [str(meta["paper_z"])], 1
+    while f"paper_z{k}" in meta:
+        out.append(str(meta[f"paper_z{k}"]))
+        k += 1
+    return "".join(out)
 
 
 def pack(paper: Paper) -> str:
@@ -97,14 +117,18 @@ def pack(paper: Paper) -> str:
     return "b64:" + base64.b64encode(zlib.compress(raw, 9)).decode("ascii")
 
 
-def _record(meta: dict[str, Any]) -> dict[str, Any]:
+def unpack_z(z: str) -> dict[str, Any]:
+    """The record dict of a packed record."""
     import base64
     import zlib
 
+    blob = base64.b64decode(z[4:]) if z.startswith("b64:") else base64.b85decode(z)
+    return dict(json.loads(zlib.decompress(blob)))
+
+
+def _record(meta: dict[str, Any]) -> dict[str, Any]:
     if "paper_z" in meta:
-        z = str(meta["paper_z"])
-        blob = base64.b64decode(z[4:]) if z.startswith("b64:") else base64.b85decode(z)
-        return dict(json.loads(zlib.decompress(blob)))
+        return unpack_z(joined(meta))
     return dict(json.loads(meta["paper"]))
 
 
@@ -145,6 +169,14 @@ class PaperStore:
                       create: bool = False) -> PaperStore:
         from assistant.embeddings import make_embedder
 
+        if "," in settings.collection:  # several collections, read as one: union.py
+            from assistant import union
+
+            if create:
+                raise InputError(f"ingest into one collection at a time, not "
+                                 f"{settings.collection!r}: pass --collection NAME")
+            return union.UnionStore.from_settings(  # type: ignore[return-value]
+                settings, embedder=embedder or make_embedder(settings))
         return cls(collection=settings.collection, embedder=embedder or make_embedder(settings),
                    path=None if settings.chroma_url else settings.store, url=settings.chroma_url,
                    chunk_tokens=settings.chunk_tokens, chunk_overlap=settings.chunk_overlap,
@@ -308,6 +340,10 @@ class PaperStore:
                 doc = made[i] if i < len(made) else ""
             extra: dict[str, Any] = {k: first[k] for k in ("title", "authors")
                                      if k in first and k not in meta}
+            if "title" not in extra and "title" not in meta and first:
+                record = record_json(first) or {}  # decoded once per paper
+                extra = {"title": str(record.get("title") or ""),
+                         "authors": "; ".join(record.get("authors") or [])}
             out.append((cid, doc, {**meta, **extra} if extra else meta))
         return out
 
@@ -378,10 +414,11 @@ class PaperStore:
 
     def revision(self) -> str:
         """Changes whenever an ingest changes the collection (keys derived indexes)."""
-        if self._col is None:
-            fast = self._peek_revision()
-            if fast:
-                return fast
+        fast = self._peek_revision()  # cheap, and sees another process's ingest
+        if fast:
+            return fast
+        if self._col is not None and self.url:  # a server's handle caches the metadata
+            self._col = None
         col = self.collection()
         return str((col.metadata or {}).get("revision") or f"count:{col.count()}")
 

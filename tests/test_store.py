@@ -292,3 +292,32 @@ def test_searching_while_an_ingest_writes_keeps_working(bundled_store_dir, tmp_p
     assert seen, "no search ran while the ingest was writing"
     assert main(["papers", "--store", str(store), "--json"]) == 0
     assert len(json.loads(capsys.readouterr().out)) > 19
+
+
+def test_a_long_record_is_stored_in_pieces_and_read_back_whole(tmp_path, embedder, papers):
+    """Chunk 0 keeps the packed record in pieces of at most PIECE characters (a longer string
+    metadata costs Chroma an overflow page); the papers and the derived index's records read
+    back the same, and an older store's single-piece record still reads."""
+    import json
+
+    from assistant.chunk_index import ensure_index
+    from assistant.store import PIECE, chunk_meta, pack, unpack
+
+    long = replace(papers[0], abstract=" ".join(f"w{i}x{i * 7919 % 1000}" for i in range(1500)))
+    store = make(tmp_path, embedder)
+    store.ingest([long, *papers[1:]], source="src")
+    first = store.collection().get(where={"$and": [{"chunk": 0}, {"paper_id": long.paper_id}]},
+                                   include=["metadatas"])["metadatas"][0]
+    parts = sorted(k for k in first if k.startswith("paper_z"))
+    assert len(parts) > 2 and all(len(first[k]) <= PIECE for k in parts)
+    assert "title" not in first and "authors" not in first  # in the record only
+    got = {p.paper_id: p for p in store.papers()}
+    assert got[long.paper_id].to_dict() == long.to_dict()
+    index = ensure_index(store)
+    assert [p.to_dict() for p in index.papers([long.paper_id, papers[1].paper_id])] == [
+        long.to_dict(), papers[1].to_dict()]
+    old = chunk_meta(long, chunk_paper(long, max_tokens=120, overlap=20)[0], "src", "h",
+                     nchunks=1)
+    old = {k: v for k, v in old.items() if not k.startswith("paper_z")}
+    assert unpack({**old, "paper_z": pack(long)}).to_dict() == long.to_dict()
+    assert unpack({**old, "paper": json.dumps(long.to_dict())}).to_dict() == long.to_dict()
