@@ -66,6 +66,9 @@ def _log_to_file(settings: Any) -> Path:
             root.removeHandler(handler)
     handler = logging.FileHandler(path, encoding="utf-8")
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    from assistant.settings import RedactingFilter
+
+    handler.addFilter(RedactingFilter())
     root.addHandler(handler)
     return path
 

@@ -69,8 +69,12 @@ class AssistantApp(App[None]):
 
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
                timeout: float | None = None, markup: bool = False) -> None:
-        """Notifications carry error text and paper titles: never read them as markup."""
-        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
+        """Notifications carry error text and paper titles: never read them as markup, and
+        never show a secret."""
+        from assistant.settings import redact
+
+        super().notify(redact(message), title=title, severity=severity, timeout=timeout,
+                       markup=False)
 
     def get_default_screen(self) -> Screen[Any]:
         return ChatScreen()
