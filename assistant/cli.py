@@ -171,6 +171,9 @@ def cmd_ingest(args: argparse.Namespace) -> int:
             del papers
         import gc
 
+        release = getattr(store.embedder, "release", None)
+        if release is not None:  # the model's memory is not needed to build the index
+            release()
         gc.collect()
         index = ensure_index(store, k1=settings.bm25_k1, b=settings.bm25_b)
     print(f"collection {store.name!r} in {store.location}: {index.paper_count} papers")
@@ -459,9 +462,15 @@ def _setup_logging(verbose: bool) -> None:
                         format="%(levelname)s %(name)s: %(message)s")
     for noisy in ("openai", "httpx", "httpcore", "chromadb", "urllib3", "bm25s"):
         logging.getLogger(noisy).setLevel(logging.DEBUG if verbose else logging.ERROR)
+    from assistant.settings import RedactingFilter
+
+    for handler in logging.getLogger().handlers:  # httpx logs each request's URL, credentials
+        handler.addFilter(RedactingFilter())       # in it; openai's debug log the headers
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from assistant.settings import redact
+
     parser = build_parser()
     args = parser.parse_args(argv)
     _setup_logging(getattr(args, "verbose", False))
@@ -472,7 +481,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return {**COMMANDS, **cli_chat.COMMANDS, **cli_collections.COMMANDS}[args.command](args)
     except AssistantError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {redact(str(exc))}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
@@ -484,9 +493,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         if type(exc).__module__.startswith("chromadb"):  # Chroma failed reading the store
             print(f"error: {damaged_store_message(args)} ({type(exc).__name__}: "
-                  f"{str(exc)[:120]})", file=sys.stderr)
+                  f"{redact(str(exc))[:120]})", file=sys.stderr)
             return 2
-        print(f"error: unexpected {type(exc).__name__}: {exc} (run with --verbose for details)",
+        print(f"error: unexpected {type(exc).__name__}: {redact(str(exc))} (run with --verbose "
+              "for details)",
               file=sys.stderr)
         return 1
     except BaseException as exc:  # a Rust panic inside Chroma (pyo3 PanicException)

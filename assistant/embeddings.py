@@ -50,7 +50,7 @@ class LocalEmbedder:
     name = "all-MiniLM-L6-v2-onnx-int8"
     dim = 384
 
-    def __init__(self, *, batch_size: int = 16, max_tokens: int = 256, threads: int = 2) -> None:
+    def __init__(self, *, batch_size: int = 4, max_tokens: int = 256, threads: int = 2) -> None:
         self.batch_size = batch_size
         self.max_tokens = max_tokens
         self.threads = threads
@@ -115,6 +115,16 @@ class LocalEmbedder:
             tokenizer.no_padding()
             tokenizer.enable_truncation(self.max_tokens)
             self._tokenizer = tokenizer
+
+    def release(self) -> None:
+        """Let the model and onnxruntime's memory arena go (loaded again on the next use):
+        an ingest does so before building the derived index, which needs no model. A load
+        still under way (preload) is not waited for."""
+        if self._session is None:
+            return
+        with self._lock:
+            self._session = None
+            self._tokenizer = None
 
     def embed(self, texts: Sequence[str], *, progress: Callable[[int], None] | None = None
               ) -> np.ndarray:

@@ -60,8 +60,8 @@ _CHECK_KEYS = ("paper_id", "chunk", "hash", "source", "nchunks")
 def _chunk_metas(store: PaperStore) -> tuple[list[str], list[dict[str, Any]]]:
     """Every chunk's id and the metadata the unchanged-check reads. An embedded store's are
     read straight from its SQLite file (only those keys: the paper records are most of the
-    metadata, and Chroma would return them all) when that agrees with Chroma's count;
-    otherwise, and on a server, through Chroma."""
+    metadata, and Chroma would return them all) when those tables hold every write Chroma
+    logged, or agree with Chroma's count; otherwise, and on a server, through Chroma."""
     import sqlite3
 
     if store.path is not None and (store.path / "chroma.sqlite3").exists():
@@ -75,12 +75,20 @@ def _chunk_metas(store: PaperStore) -> tuple[list[str], list[dict[str, Any]]]:
                     "ON s.collection = c.id WHERE c.name = ? AND s.scope = 'METADATA') "
                     f"AND m.key IN ({','.join('?' * len(_CHECK_KEYS))})",
                     (store.name, *_CHECK_KEYS)).fetchall()
+                caught_up = con.execute(
+                    "SELECT (SELECT m.seq_id FROM max_seq_id m JOIN segments s ON s.id = "
+                    "m.segment_id JOIN collections c ON s.collection = c.id WHERE c.name = ? AND "
+                    "s.scope = 'METADATA') >= (SELECT coalesce(max(q.seq_id), 0) FROM "
+                    "embeddings_queue q JOIN collections c ON q.topic LIKE '%/' || c.id "
+                    "WHERE c.name = ?)", (store.name, store.name)).fetchone()[0]
             finally:
                 con.close()
             metas: dict[str, dict[str, Any]] = {}
             for cid, key, text, number in rows:
                 metas.setdefault(cid, {})[key] = text if text is not None else number
-            if len(metas) == store.count():
+            # the metadata tables hold every write Chroma logged (no chromadb import), or
+            # they agree with Chroma's own count
+            if caught_up or len(metas) == store.count():
                 return list(metas), list(metas.values())
             log.info("store file and Chroma disagree on the chunk count: reading via Chroma")
         except sqlite3.Error as exc:
@@ -123,8 +131,8 @@ def run(store: PaperStore, papers: Sequence[Paper], *, source: str, prune: bool 
         ) -> IngestReport:
     from assistant.store import IngestReport, chunk_meta
 
-    col = store.collection()
     report = IngestReport(source=source, papers=len(papers))
+    started = time.perf_counter()
     chunking = f"{store.chunk_tokens}/{store.chunk_overlap}"
     params = f"{chunking}/{store.embedder.name}"
     old = _existing(store)
@@ -144,8 +152,12 @@ def run(store: PaperStore, papers: Sequence[Paper], *, source: str, prune: bool 
     gone = sorted(pid for pid, e in old.items()
                   if e["first"] is not None and e["first"].get("source") == source
                   and pid not in keep)
+    if not todo and not (prune and gone):  # nothing to write: Chroma is not even opened
+        report.seconds = time.perf_counter() - started
+        return report
+    col = store.collection()
     batch = max(1, min(store.client().get_max_batch_size(), 5000))
-    state = Progress(0, len(todo), 0, time.perf_counter())
+    state = Progress(0, len(todo), 0, started)
     if progress:
         progress(state)
 
