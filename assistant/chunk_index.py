@@ -83,6 +83,7 @@ class ChunkIndex:
         self._paper_of: Any = None  # chunk row -> row in _paper_ids
         self._paper_ids: Any = None
         self._first_chunk: dict[str, str] = {}
+        self._first: Any = ()  # per paper: its first chunk row
         self._names: list[list[str]] = []  # per paper: author names, lower case
         self._tags: list[frozenset[str]] = []  # per paper: what a status filter matches
         self._paper_masks: dict[tuple[str, str], Any] = {}
@@ -209,18 +210,26 @@ class ChunkIndex:
         chunk, then spread to the paper's chunks."""
         import numpy as np
 
-        from assistant.paper import tags_for
-
         papers = self._meta["papers"]
         self._paper_ids, first, self._paper_of = np.unique(
             np.asarray(papers, dtype=str), return_index=True, return_inverse=True)
         self._first_chunk = {str(self._paper_ids[k]): self._meta["ids"][i]
                              for k, i in enumerate(first)}
-        self._names = [[a.strip().lower() for a in self._meta["authors"][i].split(";")
-                        if a.strip()] for i in first]
-        self._tags = [tags_for(self._meta["status"][i], self._meta["accepted"][i])
-                      for i in first]
+        self._first = first
+        self._names, self._tags = [], []  # made on the first author or status filter
         self._paper_masks = {}
+
+    def _per_paper(self) -> None:
+        """Each paper's author names and status tags (half a second at 23k papers: only a
+        question with an author or status filter pays it)."""
+        from assistant.paper import tags_for
+
+        if self._names or not len(self._first):
+            return
+        self._names = [[a.strip().lower() for a in self._meta["authors"][i].split(";")
+                        if a.strip()] for i in self._first]
+        self._tags = [tags_for(self._meta["status"][i], self._meta["accepted"][i])
+                      for i in self._first]
 
     def paper_mask(self, *, author: str | None = None, status: str | None = None) -> Any:
         """Per paper (rows of ``paper_ids_of``): does it pass the author and status filters?
@@ -231,6 +240,7 @@ class ChunkIndex:
         self.load()
         key = (" ".join((author or "").lower().split()), " ".join((status or "").lower().split()))
         if key not in self._paper_masks:
+            self._per_paper()
             needle, want = key
             self._paper_masks[key] = np.fromiter(
                 ((not needle or any(needle in name for name in names))
@@ -242,6 +252,7 @@ class ChunkIndex:
     def status_tags(self) -> list[frozenset[str]]:
         """Each paper's status tags (what a status filter can match)."""
         self.load()
+        self._per_paper()
         return list(self._tags)
 
     def paper_ids_of(self, paper_mask: Any) -> list[str]:

@@ -10,7 +10,8 @@ resumed after a kill, searched and asked, on this machine. Prints a table, write
 4. resume: a fresh ingest of the first --resume-papers papers killed (SIGKILL) once half of
    them are written, then run again: chunks embedded twice, papers left half-written;
 5. retrieval latency p50/p95 for dense, lexical and hybrid over 200 TL;DR questions (warm);
-6. whole-process `assistant ask --json` (first run after the index is built, then 5 more);
+6. whole-process `assistant ask --json` (first run after the index is built, then 5 more),
+   and the chat's first paint and ready-to-answer time (bench/tui_first_paint.py's probe);
 7. size on disk: chroma.sqlite3, Chroma's vector segment, the derived index.
 Results go to bench/results/scale.json. Not part of the test suite (about 20-30 minutes).
 """
@@ -154,6 +155,18 @@ def main() -> None:
     out["ask_json_s"] = {"first": asks[0], "warm_median": statistics.median(asks[1:])}
     print(f"ask --json: first {asks[0]:.2f} s, then median {statistics.median(asks[1:]):.2f} s",
           flush=True)
+
+    # 6b. the chat over the same store: first paint and ready to answer (fresh processes)
+    sys.path.insert(0, str(ROOT / "bench"))
+    from tui_first_paint import headless
+
+    chat_env = {**env, "ASSISTANT_HISTORY": str(args.store.parent / "scale-history.db"),
+                "ASSISTANT_BACKEND": "extractive"}
+    marks = [headless(chat_env) for _ in range(4)][1:]
+    out["chat_s"] = {"first_paint": statistics.median(m[0] for m in marks),
+                     "ready": statistics.median(m[1] for m in marks)}
+    print(f"chat: first paint {out['chat_s']['first_paint']:.2f} s, ready to answer "
+          f"{out['chat_s']['ready']:.2f} s", flush=True)
 
     # 7. size on disk
     index = args.store / "index" / COLLECTION

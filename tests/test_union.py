@@ -105,7 +105,7 @@ def test_a_missing_member_and_an_ingest_into_several_are_clear_errors(union_stor
     path, _, _ = union_store
     with pytest.raises(StoreNotFound, match="'nope'.*leave it out"):
         Retriever(store=_open(path, "icml2026,nope", embedder)).index()
-    with pytest.raises(InputError, match="one collection at a time"):
+    with pytest.raises(InputError, match=r"one collection at a time"):
         PaperStore.from_settings(load_settings(store=path, collection="icml2026,ml-part"),
                                  embedder=embedder, create=True)
     assert main(["ingest", "--store", str(path), "--collection", "icml2026,ml-part"]) == 2

@@ -85,7 +85,19 @@ class ChatSession:
         from assistant.store import PaperStore
 
         store = PaperStore.from_settings(self.settings, embedder=embedder)
-        if not store.exists() or store.paper_count() == 0:
+        from assistant.retrieval import Retriever
+
+        def retriever_of(store: Any) -> Any:
+            from_settings = getattr(Retriever, "from_settings", None)  # hybrid, if any
+            return (from_settings(self.settings, store=store) if from_settings else
+                    Retriever(store=store, candidates=self.settings.candidates))
+
+        # the papers are counted from the derived index (built now if it is missing, so the
+        # first question does not wait for it): no Chroma read of every paper at 20k papers
+        retriever = retriever_of(store) if _has_collection(store) else None
+        if retriever is not None:
+            phase("loading the index")
+        if retriever is None or retriever.index().paper_count == 0:
             from assistant.cli import BUNDLED_SOURCE
             from assistant.corpus import bundled_papers
 
@@ -94,13 +106,10 @@ class ChatSession:
             store = PaperStore.from_settings(self.settings, embedder=embedder, create=True)
             store.ingest(papers, source=BUNDLED_SOURCE, progress=on_progress)
             self.ingested = True
-        self.paper_count = store.paper_count()
-        from assistant.retrieval import Retriever
-
+            retriever = retriever_of(store)
+        self.paper_count = retriever.index().paper_count
         self.store = store
-        from_settings = getattr(Retriever, "from_settings", None)  # hybrid retrieval, if any
-        self.retriever = (from_settings(self.settings, store=store) if from_settings else
-                          Retriever(store=store, candidates=self.settings.candidates))
+        self.retriever = retriever
         self._build_answerer()
         phase("warming up")
         from assistant import tokens
@@ -175,3 +184,17 @@ class ChatSession:
 
         embedder = self.store.embedder if self.store is not None else None
         return relied_on(answer, paper, embedder=embedder)
+
+
+def _has_collection(store: Any) -> bool:
+    """Does the collection exist? Read from SQLite for an embedded store (no chromadb import:
+    about a second of the chat's start)."""
+    from assistant.errors import StoreNotFound
+
+    try:
+        store.revision()
+    except StoreNotFound:
+        if hasattr(store, "members"):  # several collections: a missing one is an error
+            raise
+        return False
+    return True
