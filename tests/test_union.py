@@ -103,7 +103,7 @@ def test_the_union_follows_a_member_change(tmp_path, embedder):
 def test_a_missing_member_and_an_ingest_into_several_are_clear_errors(union_store, embedder,
                                                                       capsys):
     path, _, _ = union_store
-    with pytest.raises(StoreNotFound, match="'nope'.*leave it out"):
+    with pytest.raises(StoreNotFound, match=r"'nope'.*leave it out"):
         Retriever(store=_open(path, "icml2026,nope", embedder)).index()
     with pytest.raises(InputError, match=r"one collection at a time"):
         PaperStore.from_settings(load_settings(store=path, collection="icml2026,ml-part"),
