@@ -141,7 +141,13 @@ class Finished:
     answer: Answer
 
 
-Event = Retrieved | Delta | Finished
+@dataclass
+class Phase:
+    """What the answer waits on before its sources come (the chat shows it)."""
+    text: str
+
+
+Event = Phase | Retrieved | Delta | Finished
 
 
 class LLMAnswerer:
@@ -268,7 +274,13 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     """
     t0 = time.perf_counter()
     question = " ".join(question.split())
+    if isinstance(answerer, LLMAnswerer) and (history or has_cjk(question)):
+        # a follow-up (or a question in another language) is rewritten by the LLM first:
+        # say so, a slow endpoint is not a slow search
+        yield Phase("asking the LLM to make the question standalone…")
     search_query = await answerer.rewrite(question, history)
+    if history or has_cjk(question):
+        yield Phase("retrieving…")
     if infer_filters:
         venues, years = retriever.facets()
         filters = query_filters.infer(question, venues=venues, years=years, explicit=filters)

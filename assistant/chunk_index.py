@@ -275,21 +275,17 @@ class ChunkIndex:
     def papers(self, ids: list[str]) -> list[Any] | None:
         """The paper records of these ids, in that order, read from the index (so a question
         needs no Chroma client); None when this index keeps no records (an older one)."""
-        import sqlite3
-
         from assistant.paper import Paper
+        from assistant.sqlite_ro import read_only
         from assistant.store import unpack_z
 
         db = self.directory / "records.db"
         if not db.exists():
             return None
-        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-        try:
+        with read_only(db) as con:
             found = dict(con.execute(
                 f"SELECT id, rec FROM records WHERE id IN ({','.join('?' * len(ids))})",
                 ids).fetchall()) if ids else {}
-        finally:
-            con.close()
         return [Paper.from_dict(json.loads(found[i][5:]) if found[i].startswith("json:")
                                 else unpack_z(found[i])) for i in ids if i in found]
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from assistant.errors import StoreNotFound
+from assistant.sqlite_ro import read_only
 
 
 @dataclass
@@ -53,7 +54,7 @@ def _segment_dirs(store_path: Path, collection_id: str) -> list[Path]:
     if not db.exists():
         return []
     try:
-        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
+        with read_only(db) as con:
             rows = con.execute("SELECT id FROM segments WHERE collection = ?",
                                (collection_id,)).fetchall()
     except sqlite3.Error:

@@ -64,10 +64,11 @@ def _chunk_metas(store: PaperStore) -> tuple[list[str], list[dict[str, Any]]]:
     logged, or agree with Chroma's count; otherwise, and on a server, through Chroma."""
     import sqlite3
 
+    from assistant.sqlite_ro import read_only
+
     if store.path is not None and (store.path / "chroma.sqlite3").exists():
         try:
-            con = sqlite3.connect(f"file:{store.path / 'chroma.sqlite3'}?mode=ro", uri=True)
-            try:
+            with read_only(store.path / "chroma.sqlite3") as con:
                 rows = con.execute(
                     "SELECT e.embedding_id, m.key, m.string_value, m.int_value "
                     "FROM embeddings e JOIN embedding_metadata m ON m.id = e.id "
@@ -81,8 +82,6 @@ def _chunk_metas(store: PaperStore) -> tuple[list[str], list[dict[str, Any]]]:
                     "s.scope = 'METADATA') >= (SELECT coalesce(max(q.seq_id), 0) FROM "
                     "embeddings_queue q JOIN collections c ON q.topic LIKE '%/' || c.id "
                     "WHERE c.name = ?)", (store.name, store.name)).fetchone()[0]
-            finally:
-                con.close()
             metas: dict[str, dict[str, Any]] = {}
             for cid, key, text, number in rows:
                 metas.setdefault(cid, {})[key] = text if text is not None else number

@@ -430,6 +430,8 @@ class PaperStore:
         caller asks Chroma)."""
         import sqlite3
 
+        from assistant.sqlite_ro import read_only
+
         if self.url or self.path is None:
             return None
         db = self.path / "chroma.sqlite3"
@@ -439,7 +441,7 @@ class PaperStore:
             raise StoreNotFound(f"no store at {self.path}: run `assistant ingest` first "
                                 "(or pass --store DIR)")
         try:
-            with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5) as con:
+            with read_only(db) as con:
                 rows = con.execute(
                     "SELECT m.key, m.str_value FROM collections c LEFT JOIN collection_metadata m"
                     " ON m.collection_id = c.id WHERE c.name = ?", (self.name,)).fetchall()

@@ -435,3 +435,27 @@ async def test_ctrl_k_asks_the_selected_question_over_more_papers(make_app):
         second = chat.answers()[1]
         assert second.question == first.question
         assert len(second.papers) > len(first.papers)
+
+
+@asyncio_test
+async def test_a_follow_up_says_it_waits_for_the_llm_rewrite(bundled_store, embedder, wire):
+    """A follow-up is rewritten by the LLM before anything is searched: while a slow endpoint
+    holds that call, the answer says so (it said "retrieving…"), and Esc still stops it."""
+    wire.script("DyPE extrapolates positions [1].")
+    app = RecordingApp(load_settings(base_url=wire.base_url, api_key="sk-test",
+                                     model="wire-model", timeout=30), embedder=embedder)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        chat = app.chat
+        await ask(pilot, QUESTION)
+        wire.chat_fault = "hang"  # the rewrite call gets no reply
+        await ask(pilot, "How fast is it?", wait=False)
+        await until(pilot, lambda: len(chat.views) == 2 and "LLM" in text_of(
+            chat.views[1].query_one(".meta")), what="the rewrite phase")
+        assert "standalone" in text_of(chat.views[1].query_one(".meta"))
+        assert chat.views[1].retrieved == []  # nothing searched yet
+        await pilot.press("escape")
+        await until(pilot, lambda: chat.streaming is None, what="the cut")
+        wire.chat_fault = ""
+        wire.released.set()
+        assert app.is_running and app.errors() == []

@@ -200,7 +200,7 @@ class ChatScreen(Screen[None]):
 
     @work(exclusive=True, group="answer")
     async def ask(self, question: str, k: int | None = None) -> None:
-        from assistant.answer import Answer, Delta, Finished, Retrieved
+        from assistant.answer import Answer, Delta, Finished, Phase, Retrieved
 
         app = self.app
         scope = self.scope
@@ -223,7 +223,9 @@ class ChatScreen(Screen[None]):
             events = app.core.stream(lambda: app.session.ask(
                 question, filters=scope.filters(), history=history, k=k))
             async for event in events:
-                if isinstance(event, Retrieved):
+                if isinstance(event, Phase):
+                    view._meta(Content.styled(event.text, "$text-muted"))
+                elif isinstance(event, Retrieved):
                     view.set_retrieved(event.retrieval.papers)
                     self.sources.show(view)
                 elif isinstance(event, Delta):
