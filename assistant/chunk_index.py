@@ -384,6 +384,9 @@ def _statuses(rows: list[tuple[str, str, dict[str, Any]]]) -> dict[str, tuple[st
     from assistant.store import record_json
 
     for _, _, meta in rows:
+        if "_status" in meta:  # taken from the record when the rows were read (store.py)
+            out[str(meta.get("paper_id", ""))] = (str(meta["_status"]), meta.get("_accepted"))
+            continue
         try:
             record = record_json(meta)
         except (TypeError, ValueError, AttributeError, KeyError):

@@ -265,7 +265,7 @@ class PaperStore:
         col = self.collection()
         total = col.count()
         out: dict[str, list[Any]] = {"ids": [], "metadatas": [], "documents": []}
-        page = 5000
+        page = 1000  # Chroma's own memory per page read grows with it
         for offset in range(0, max(total, 1), page):
             res = col.get(limit=page, offset=offset, **kwargs)
             out["ids"].extend(res["ids"])
@@ -302,7 +302,7 @@ class PaperStore:
         col = self.collection()
         rows: list[tuple[str, Any, dict[str, Any]]] = []
         vecs: list[Any] = []
-        page = 5000
+        page = 1000  # Chroma's own memory per page read grows with it
         for offset in range(0, max(col.count(), 1), page):
             res = col.get(limit=page, offset=offset,
                           include=["metadatas", "documents", "embeddings"])
@@ -318,34 +318,55 @@ class PaperStore:
     def _complete(self, rows: list[tuple[str, Any, dict[str, Any]]]
                   ) -> list[tuple[str, str, dict[str, Any]]]:
         """Rows with their text (re-made from the paper record when no document is stored: the
-        same chunking, so the same text that was embedded) and the paper's title and authors
-        (kept on chunk 0 only) on every chunk."""
+        same chunking, so the same text that was embedded), and the paper's title and authors
+        on every chunk. Each record is decoded once and let go (kept, 23k decoded records were
+        a tenth of an index build's memory); chunk 0 also gets the record's status and
+        acceptance ("_status", "_accepted") for the index's status filter."""
         from assistant.chunking import chunk_paper, embed_text
 
         firsts = {m["paper_id"]: m for _, _, m in rows if m.get("chunk") == 0}
-        texts: dict[str, list[str]] = {}
+        made: dict[str, tuple[list[str] | None, dict[str, Any]]] = {}
         out = []
         for cid, doc, meta in rows:
-            first = firsts.get(meta["paper_id"], {})
+            pid = meta["paper_id"]
+            first = firsts.get(pid)
+            if pid not in made:
+                made[pid] = self._paper_rows(first, texts=doc is None,
+                                             chunk_paper=chunk_paper, embed_text=embed_text)
+            texts, extra = made[pid]
             if doc is None:
-                pid = meta["paper_id"]
-                if pid not in texts and first:
-                    paper = Paper.from_dict(record_json(first) or {})
-                    tokens, overlap = (int(x) for x in (first.get("chunking") or
-                                       f"{self.chunk_tokens}/{self.chunk_overlap}").split("/"))
-                    texts[pid] = [embed_text(paper.title, c.text) for c in
-                                  chunk_paper(paper, max_tokens=tokens, overlap=overlap)]
-                made = texts.get(pid, [])
                 i = int(meta.get("chunk", 0))
-                doc = made[i] if i < len(made) else ""
-            extra: dict[str, Any] = {k: first[k] for k in ("title", "authors")
-                                     if k in first and k not in meta}
-            if "title" not in extra and "title" not in meta and first:
-                record = record_json(first) or {}  # decoded once per paper
-                extra = {"title": str(record.get("title") or ""),
-                         "authors": "; ".join(record.get("authors") or [])}
+                doc = texts[i] if texts is not None and i < len(texts) else ""
+            if meta.get("chunk") != 0:
+                extra = {k: v for k, v in extra.items() if not k.startswith("_")}
+            extra = {k: v for k, v in extra.items() if k not in meta}
             out.append((cid, doc, {**meta, **extra} if extra else meta))
         return out
+
+    def _paper_rows(self, first: dict[str, Any] | None, *, texts: bool, chunk_paper: Any,
+                    embed_text: Any) -> tuple[list[str] | None, dict[str, Any]]:
+        """One paper's chunk texts (when ``texts``) and what its chunks get from its record."""
+        if not first:
+            return None, {}
+        try:
+            record = _record(first) if ("paper_z" in first or "paper" in first) else {}
+        except (TypeError, ValueError, KeyError):
+            record = {}
+        extra: dict[str, Any] = {k: first[k] for k in ("title", "authors") if k in first}
+        if "title" not in extra:
+            extra = {"title": str(record.get("title") or ""),
+                     "authors": "; ".join(record.get("authors") or [])}
+        info = record.get("extra") or {}
+        accepted = info.get("accepted")
+        extra["_status"] = str(info.get("status") or "")
+        extra["_accepted"] = accepted if isinstance(accepted, bool | str | int | float) else None
+        if not texts:
+            return None, extra
+        paper = Paper.from_dict(record)
+        tokens, overlap = (int(x) for x in (first.get("chunking") or
+                           f"{self.chunk_tokens}/{self.chunk_overlap}").split("/"))
+        return ([embed_text(paper.title, c.text) for c in
+                 chunk_paper(paper, max_tokens=tokens, overlap=overlap)], extra)
 
     def dense(self, vector: Any, *, n: int, where: dict[str, Any] | None = None
               ) -> list[ChunkHit]:

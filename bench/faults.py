@@ -3,7 +3,10 @@ a subprocess) against bad files, a local fault server on 127.0.0.1 speaking the 
 format, damaged stores and killed processes. Prints one line per case (exit code, the first
 line said, and whether any paper was lost), a summary line, and writes bench/results/faults.json.
 
-    python bench/faults.py
+    python bench/faults.py [--fast] [--out FILE]
+
+``--fast`` (what CI runs, tests/test_faults.py) leaves out the ingests of real papers that are
+killed, run two at once, or asked while they write (a few minutes); those are in the tests too.
 
 A case passes when the exit code is the expected one, nothing went to stderr but one `error:`
 or `warning:`/`note:` line (no traceback), and the store holds what it held before (or what the
@@ -38,6 +41,23 @@ def chunks_in(store: Path) -> int:
         return int(con.execute("SELECT count(*) FROM embeddings").fetchone()[0])
 
 
+def partial_papers(store: Path) -> int:
+    """Papers holding fewer chunks than their chunk 0 says (half-written)."""
+    db = store / "chroma.sqlite3"
+    if not db.exists():
+        return 0
+    try:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
+            rows = con.execute(
+                "SELECT count(*), max(n.int_value) FROM embedding_metadata p JOIN embeddings e "
+                "ON e.id = p.id LEFT JOIN embedding_metadata n ON n.id = p.id AND n.key = "
+                "'nchunks' WHERE p.key = 'paper_id' GROUP BY e.segment_id, p.string_value"
+            ).fetchall()
+    except sqlite3.Error:  # a store damaged on purpose: the case's own checks speak
+        return 0
+    return sum(1 for have, want in rows if want is None or have != want)
+
+
 def run(args: list[str], env: dict[str, str], timeout: float = 120) -> tuple[int, str, str, float]:
     t = time.monotonic()
     p = subprocess.run([str(BIN), *args], env=env, capture_output=True, text=True,
@@ -46,7 +66,15 @@ def run(args: list[str], env: dict[str, str], timeout: float = 120) -> tuple[int
 
 
 def main() -> None:
+    import argparse
+
     from wire_server import WireServer
+
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--fast", action="store_true",
+                    help="skip the killed, concurrent and busy ingests of real papers (CI)")
+    ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "faults.json")
+    args = ap.parse_args()
 
     tmp = Path(tempfile.mkdtemp(prefix="faults-"))
     base = tmp / "store"
@@ -60,7 +88,7 @@ def main() -> None:
 
     def case(name: str, args: list[str], *, code: int, says: str = "",
              env_extra: dict | None = None, store: Path | None = None, grows: int = 0,
-             timeout: float = 120) -> None:
+             timeout: float = 120, never: tuple[str, ...] = ()) -> None:
         s = store or base
         was = chunks_in(s)
         rc, out, err, took = run(args, {**env, **(env_extra or {})}, timeout)
@@ -69,7 +97,12 @@ def main() -> None:
                      lines[0] if lines else "")
         lost = chunks_in(s) < was
         ok = (rc == code and "Traceback" not in err and not lost
-              and (not says or says in err + out) and chunks_in(s) >= was + grows)
+              and (not says or says in err + out) and chunks_in(s) >= was + grows
+              and not any(n in err + out for n in never) and partial_papers(s) == 0)
+        record(name, rc, code, first, took, lost, ok)
+
+    def record(name: str, rc: int, code: int, first: str, took: float, lost: bool,
+               ok: bool) -> None:
         cases.append({"case": name, "exit": rc, "expected": code, "said": first[:150],
                       "seconds": round(took, 1), "lost": lost, "ok": ok})
         print(f"{'ok ' if ok else 'BAD'} {name:<44} exit {rc} ({took:4.1f} s) {first[:90]}",
@@ -142,6 +175,11 @@ def main() -> None:
         wire.chat_fault = ""
         case("llm url with credentials", ["config"], code=0, says="user:****@",
              env_extra={"OPENAI_BASE_URL": "http://user:s3cret@127.0.0.1:9/v1"})
+        secret = {"OPENAI_BASE_URL": wire.base_url.replace("http://", "http://u:s3cret@"),
+                  "OPENAI_API_KEY": "sk-s3cretkey-1234", "ASSISTANT_MODEL": "wire-model"}
+        wire.script(chunks)
+        case("llm -v with a key and a password", ["ask", "-v", q], code=0,
+             says="u:****@", env_extra=secret, never=("s3cret",))
         emb_store = tmp / "emb-store"
         emb = {"ASSISTANT_EMBEDDER": "openai", "ASSISTANT_EMBEDDING_BASE_URL": wire.base_url,
                "ASSISTANT_EMBEDDING_MODEL": "emb-model", "ASSISTANT_STORE": str(emb_store)}
@@ -173,12 +211,24 @@ def main() -> None:
     vec.write_bytes(data[:128] + bytes(reversed(data[128:])))
     case("damaged derived index: ask", ["ask", "--json", "--store", str(index), q], code=0,
          store=index)
+    truncated = tmp / "idx-truncated"
+    shutil.copytree(base, truncated)
+    vec = next(truncated.glob("index/*/vectors.npy"))
+    vec.write_bytes(vec.read_bytes()[:1000])
+    case("truncated derived index: ask", ["ask", "--json", "--store", str(truncated), q],
+         code=0, store=truncated)
     case("another version's store folder", ["ask", q, "--store", str(files)], code=2,
          says="no store")
+    case("a collection that is not there", ["ask", "--collection", "nope", q], code=2,
+         says="no collection 'nope'")
+    case("several collections, one not there", ["ask", "--collection", "icml2026,nope", q],
+         code=2, says="leave it out")
+    case("ingest into several collections", ["ingest", "--collection", "icml2026,other"],
+         code=2, says="one collection at a time")
 
     killed = tmp / "killed"
     corpus = ROOT.parent / "shared" / "corpus" / "ml-abstracts.jsonl"
-    if corpus.exists():
+    if corpus.exists() and not args.fast:
         part = tmp / "part.jsonl"
         with corpus.open() as fh:
             part.write_text("".join(fh.readline() for _ in range(600)))
@@ -193,13 +243,61 @@ def main() -> None:
         case(f"ingest killed at {kept} chunks, run again", ["ingest", str(part), "--store",
                                                             str(killed)],
              code=0, store=killed, says="papers (")
+        # the same file killed at three more points, then finished: every paper whole
+        start = chunks_in(killed)
+        for at in (60, 180, 420):
+            p = subprocess.Popen([str(BIN), "ingest", str(part), "--store", str(killed),
+                                  "--collection", "again"], env=env,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            deadline = time.monotonic() + 600
+            while (chunks_in(killed) - start < at and time.monotonic() < deadline
+                   and p.poll() is None):
+                time.sleep(0.1)
+            p.send_signal(signal.SIGKILL)
+            p.wait()
+        case("ingest killed 3 more times, run again", ["ingest", str(part), "--store",
+                                                       str(killed), "--collection", "again"],
+             code=0, store=killed, says="papers (")
+
+        # two ingests into one store at once: both finish, the store holds both files
+        two = tmp / "two"
+        shutil.copytree(base, two)
+        halves = [tmp / "half1.jsonl", tmp / "half2.jsonl"]
+        lines = part.read_text().splitlines(keepends=True)
+        halves[0].write_text("".join(lines[:40]))
+        halves[1].write_text("".join(lines[40:80]))
+        t = time.monotonic()
+        procs = [subprocess.Popen([str(BIN), "ingest", str(h), "--store", str(two)], env=env,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                 for h in halves]
+        outs = [pr.communicate(timeout=600) for pr in procs]
+        rcs = [pr.returncode for pr in procs]
+        _, listed, _, _ = run(["papers", "--json", "--store", str(two)], env)
+        held = len(json.loads(listed)) if listed.strip().startswith("[") else -1
+        ok = (rcs == [0, 0] and held == 19 + 80 and partial_papers(two) == 0
+              and not any("Traceback" in e for _, e in outs))
+        record("two ingests into one store at once", max(rcs), 0,
+               f"{held} papers after both", time.monotonic() - t, held < 19, ok)
+
+        # asking while an ingest writes: every ask answers
+        busy = tmp / "busy"
+        shutil.copytree(base, busy)
+        p = subprocess.Popen([str(BIN), "ingest", str(part), "--store", str(busy)], env=env,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        t, answers = time.monotonic(), []
+        while p.poll() is None and len(answers) < 6:
+            rc, _out, err, _ = run(["ask", "--json", "--store", str(busy), q], env)
+            answers.append(rc == 0 and "Traceback" not in err)
+        p.wait()
+        record("asking while an ingest writes", 0 if all(answers) else 1, 0,
+               f"{sum(answers)} of {len(answers)} asks answered", time.monotonic() - t,
+               False, all(answers) and len(answers) >= 2 and partial_papers(busy) == 0)
     shutil.rmtree(tmp, ignore_errors=True)
     good = sum(c["ok"] for c in cases)
     print(f"\n{good} of {len(cases)} faults handled with one line and nothing lost "
           f"(the bundled store held {before} chunks throughout)")
-    out = ROOT / "bench" / "results"
-    out.mkdir(exist_ok=True)
-    (out / "faults.json").write_text(json.dumps(cases, indent=2))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(cases, indent=2))
 
 
 if __name__ == "__main__":
