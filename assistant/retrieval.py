@@ -10,9 +10,10 @@ unfiltered top. The answerer only sees ``RetrievedPaper`` lists.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -172,6 +173,19 @@ class Retriever:
         self.bm25_k1, self.bm25_b = bm25_k1, bm25_b
         self._index: Any = None
         self._index_rev: str | None = None
+        self._pinned: Any = None  # the index one search reads throughout
+
+    @contextlib.contextmanager
+    def _pin(self) -> Iterator[None]:
+        """One search, one index: the collection's revision is read once, not at each step."""
+        if self._pinned is not None:
+            yield
+            return
+        self._pinned = self.index()
+        try:
+            yield
+        finally:
+            self._pinned = None
 
     @classmethod
     def from_settings(cls, settings: Any, *, store: PaperStore) -> Retriever:
@@ -183,9 +197,12 @@ class Retriever:
                    multilingual=multilingual_side(settings, store=store))
 
     def index(self) -> Any:
-        """The derived chunk index (BM25 + vectors), reloaded when the collection changed."""
+        """The derived chunk index (BM25 + vectors), reloaded when the collection changed (the
+        revision is read once a search: ``_pinned``)."""
         from assistant.chunk_index import ensure_index
 
+        if self._pinned is not None:
+            return self._pinned
         revision = self.store.revision()
         if self._index is None or self._index_rev != revision:
             self._index = ensure_index(self.store, k1=self.bm25_k1, b=self.bm25_b)
@@ -242,6 +259,11 @@ class Retriever:
     def rank(self, query: str, *, filters: Filters | None = None, mode: Mode | None = None,
              timings: dict[str, float] | None = None) -> tuple[list[tuple[str, float]], Sides]:
         """Fused (paper id, score) ranking, plus each side's per-paper scores."""
+        with self._pin():
+            return self._rank(query, filters=filters, mode=mode, timings=timings)
+
+    def _rank(self, query: str, *, filters: Filters | None, mode: Mode | None,
+              timings: dict[str, float] | None) -> tuple[list[tuple[str, float]], Sides]:
         filters = filters or Filters()
         self.check_status(filters)
         mode = mode or self.mode
@@ -279,6 +301,11 @@ class Retriever:
     def search(self, query: str, *, k: int = 10, filters: Filters | None = None,
                mode: Mode | None = None, diversity: float | None = None) -> Retrieval:
         """Top-k papers. ``diversity`` (MMR lambda, e.g. 0.7) spreads a list over topics."""
+        with self._pin():
+            return self._search(query, k=k, filters=filters, mode=mode, diversity=diversity)
+
+    def _search(self, query: str, *, k: int, filters: Filters | None, mode: Mode | None,
+                diversity: float | None) -> Retrieval:
         filters = filters or Filters()
         timings: dict[str, float] = {}
         t0 = time.perf_counter()

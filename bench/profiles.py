@@ -35,8 +35,8 @@ retriever = Retriever(store=store)
 retriever.index().dense  # loaded outside the profile's interest: a warm chat
 retriever.search("warm up", k=6)
 from pyinstrument import Profiler
-qs = [json.loads(l).get("tldr") for _, l in zip(range(3000), open(sys.argv[3]))]
-qs = [q for q in qs if q][:50]
+rows = [json.loads(l) for _, l in zip(range(5000), open(sys.argv[3]))]
+qs = [r.get("tldr") or r.get("title") for r in rows[::100]][:50]
 with Profiler(interval=0.0005) as prof:
     for q in qs:
         retriever.rank(q)
@@ -51,7 +51,10 @@ def profile(name: str, argv: list[str], env: dict[str, str], *, wrap: bool = Tru
     subprocess.run([sys.executable, *pre, *argv], env=env, cwd=ROOT, check=True,
                    capture_output=True)
     lines = [line.rstrip() for line in target.read_text().splitlines() if line.strip()]
-    wall = next((line.split()[1] for line in lines if line.strip().startswith("Duration")), "?")
+    import re
+
+    found = re.search(r"Duration: ([0-9.]+)", target.read_text())
+    wall = found.group(1) if found else "?"
     heavy = [line.strip(" │├└─") for line in lines if "assistant/" in line][:3]
     print(f"{name:<16} {wall:>8} s   " + " | ".join(h[:60] for h in heavy), flush=True)
 

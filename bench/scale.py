@@ -2,6 +2,7 @@
 resumed after a kill, searched and asked, on this machine. Prints a table, writes JSON.
 
     python bench/scale.py [--store /tmp/scale] [--resume-papers 4000] [--skip-ingest]
+                          [--latency-only]
 
 1. the embedding model's raw throughput on a sample of the same chunk texts (the bound);
 2. `assistant ingest` of the whole corpus into a fresh store, as a separate process: wall
@@ -80,6 +81,8 @@ def main() -> None:
     ap.add_argument("--store", type=Path, default=Path("/tmp/scale-store"))
     ap.add_argument("--resume-papers", type=int, default=4000)
     ap.add_argument("--skip-ingest", action="store_true", help="reuse the store")
+    ap.add_argument("--latency-only", action="store_true",
+                    help="measure retrieval latency on the store again, keep the rest")
     args = ap.parse_args()
     from assistant.chunking import chunk_paper, embed_text
     from assistant.corpus import load_papers
@@ -89,35 +92,40 @@ def main() -> None:
     papers = load_papers(CORPUS)
     out: dict = {"papers": len(papers)}
 
-    # 1. raw throughput on a sample of the same texts (every 20th paper)
-    sample = [embed_text(p.title, c.text) for p in papers[::20]
-              for c in chunk_paper(p, max_tokens=200, overlap=40)]
-    emb = LocalEmbedder()
-    emb.embed(sample[:32])  # load the model outside the timing
-    t = time.perf_counter()
-    emb.embed(sample)
-    raw = len(sample) / (time.perf_counter() - t)
-    chunks_total = sum(len(chunk_paper(p, max_tokens=200, overlap=40)) for p in papers)
-    out["raw"] = {"sample_chunks": len(sample), "chunks_per_s": raw,
-                  "chunks_total": chunks_total, "seconds_for_all": chunks_total / raw}
-    print(f"raw embedding: {raw:.1f} chunks/s on {len(sample)} sample chunks -> "
-          f"{chunks_total / raw:.0f} s for all {chunks_total} chunks", flush=True)
+    results = ROOT / "bench" / "results" / "scale.json"
+    if args.latency_only:  # the rest as the last run measured it
+        out = json.loads(results.read_text())
+        emb = LocalEmbedder()
+    else:
+        # 1. raw throughput on a sample of the same texts (every 20th paper)
+        sample = [embed_text(p.title, c.text) for p in papers[::20]
+                  for c in chunk_paper(p, max_tokens=200, overlap=40)]
+        emb = LocalEmbedder()
+        emb.embed(sample[:32])  # load the model outside the timing
+        t = time.perf_counter()
+        emb.embed(sample)
+        raw = len(sample) / (time.perf_counter() - t)
+        chunks_total = sum(len(chunk_paper(p, max_tokens=200, overlap=40)) for p in papers)
+        out["raw"] = {"sample_chunks": len(sample), "chunks_per_s": raw,
+                      "chunks_total": chunks_total, "seconds_for_all": chunks_total / raw}
+        print(f"raw embedding: {raw:.1f} chunks/s on {len(sample)} sample chunks -> "
+              f"{chunks_total / raw:.0f} s for all {chunks_total} chunks", flush=True)
 
-    # 2-3. ingest, then again
-    if not args.skip_ingest:
-        shutil.rmtree(args.store, ignore_errors=True)
-        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        # 2-3. ingest, then again
+        if not args.skip_ingest:
+            shutil.rmtree(args.store, ignore_errors=True)
+            before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+            took, _, err = run([str(BIN / "assistant"), "ingest", str(CORPUS)], env)
+            rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+            out["ingest"] = {"seconds": took, "papers_per_s": len(papers) / took,
+                             "vs_raw": took / out["raw"]["seconds_for_all"],
+                             "peak_rss_mb": max(rss, before) / 1024, "summary": err.strip()[-300:]}
+            print(f"ingest: {took:.0f} s ({len(papers) / took:.1f} papers/s, "
+                  f"{took / out['raw']['seconds_for_all']:.2f}x raw), peak RSS "
+                  f"{max(rss, before) / 1024:.0f} MB", flush=True)
         took, _, err = run([str(BIN / "assistant"), "ingest", str(CORPUS)], env)
-        rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-        out["ingest"] = {"seconds": took, "papers_per_s": len(papers) / took,
-                         "vs_raw": took / out["raw"]["seconds_for_all"],
-                         "peak_rss_mb": max(rss, before) / 1024, "summary": err.strip()[-300:]}
-        print(f"ingest: {took:.0f} s ({len(papers) / took:.1f} papers/s, "
-              f"{took / out['raw']['seconds_for_all']:.2f}x raw), peak RSS "
-              f"{max(rss, before) / 1024:.0f} MB", flush=True)
-    took, _, err = run([str(BIN / "assistant"), "ingest", str(CORPUS)], env)
-    out["reingest"] = {"seconds": took, "summary": err.strip()[-300:]}
-    print(f"unchanged re-ingest: {took:.1f} s", flush=True)
+        out["reingest"] = {"seconds": took, "summary": err.strip()[-300:]}
+        print(f"unchanged re-ingest: {took:.1f} s", flush=True)
 
     # 5. retrieval latency, in process, warm
     from assistant.evaluation.generate import tldr_question
@@ -127,7 +135,7 @@ def main() -> None:
     store = PaperStore(collection=COLLECTION, embedder=emb, path=args.store)
     retriever = Retriever(store=store)
     retriever.index()
-    qs = [q for p in papers[::100] if (t_ := p.extra.get("tldr"))
+    qs = [q for p in papers[::20] if (t_ := p.extra.get("tldr"))
           and (q := tldr_question(str(t_)))][:200]
     out["latency_ms"] = {}
     for mode in ("dense", "lexical", "hybrid"):
@@ -145,6 +153,10 @@ def main() -> None:
         print(f"{mode}: p50 {pct(times, 0.5):.1f} ms, p95 {pct(times, 0.95):.1f} ms; without "
               f"the query embedding ({pct(embeds, 0.5):.1f} ms) p50 {pct(search, 0.5):.1f} ms, "
               f"p95 {pct(search, 0.95):.1f} ms", flush=True)
+
+    if args.latency_only:
+        results.write_text(json.dumps(out, indent=2))
+        return
 
     # 6. whole-process ask --json
     asks = []
@@ -209,7 +221,7 @@ def main() -> None:
           f"{len(counts)} papers in the store", flush=True)
     res = ROOT / "bench" / "results"
     res.mkdir(exist_ok=True)
-    (res / "scale.json").write_text(json.dumps(out, indent=2))
+    results.write_text(json.dumps(out, indent=2))
 
 
 if __name__ == "__main__":
