@@ -10,11 +10,11 @@ resumed after a kill, searched and asked, on this machine. Prints a table, write
 3. the same command again (nothing changed);
 4. resume: a fresh ingest of the first --resume-papers papers killed (SIGKILL) once half of
    them are written, then run again: chunks embedded twice, papers left half-written;
-5. retrieval latency p50/p95 for dense, lexical and hybrid over 200 TL;DR questions (warm);
+5. retrieval latency p50/p95 for dense, lexical and hybrid over up to 200 TL;DR questions (warm);
 6. whole-process `assistant ask --json` (first run after the index is built, then 5 more),
    and the chat's first paint and ready-to-answer time (bench/tui_first_paint.py's probe);
 7. size on disk: chroma.sqlite3, Chroma's vector segment, the derived index.
-Results go to bench/results/scale.json. Not part of the test suite (about 20-30 minutes).
+Results go to bench/results/scale.json. Not part of the test suite (about 40 minutes).
 """
 
 from __future__ import annotations
