@@ -89,35 +89,35 @@ class ChunkIndex:
         self._paper_masks: dict[tuple[str, str], Any] = {}
 
     # -- lifecycle -----------------------------------------------------------------------
-    @property
-    def revision(self) -> str | None:
-        manifest = self.directory / "manifest.json"
-        if not manifest.exists():
-            return None
-        try:
-            data = json.loads(manifest.read_text())
-        except (OSError, json.JSONDecodeError):
-            return None
-        ok = data.get("format") == FORMAT and data.get("k1") == self.k1 and data.get("b") == self.b
-        return data.get("revision") if ok else None
-
-    def usable(self) -> bool:
-        """An index of this format and these BM25 parameters is there (whatever revision)."""
+    def _manifest(self) -> dict[str, Any] | None:
+        """The index's manifest, or None (missing or unreadable)."""
         try:
             data = json.loads((self.directory / "manifest.json").read_text())
         except (OSError, json.JSONDecodeError):
-            return False
-        return bool(data.get("format") == FORMAT and data.get("k1") == self.k1
-                    and data.get("b") == self.b)
+            return None
+        return data if isinstance(data, dict) else None
+
+    def _matches(self, data: dict[str, Any] | None) -> bool:
+        return (data is not None and data.get("format") == FORMAT and data.get("k1") == self.k1
+                and data.get("b") == self.b)
+
+    @property
+    def revision(self) -> str | None:
+        data = self._manifest()
+        return data.get("revision") if data is not None and self._matches(data) else None
+
+    def usable(self) -> bool:
+        """An index of this format and these BM25 parameters is there (whatever revision)."""
+        return self._matches(self._manifest())
 
     def intact(self) -> bool:
         """Every file as the manifest recorded it (size and CRC-32)? The CRCs are computed
         again only when a file's size or modification time differs from the last check that
         passed (kept in ``verified.json`` beside the index): writing a file changes its time."""
-        try:
-            recorded = json.loads((self.directory / "manifest.json").read_text()).get("files")
-        except (OSError, json.JSONDecodeError):
+        data = self._manifest()
+        if data is None:
             return False
+        recorded = data.get("files")
         if recorded is None:
             return True  # written before checksums: trusted as before
         stamp_file = self.directory.parent / f".{self.directory.name}.verified.json"
@@ -263,12 +263,9 @@ class ChunkIndex:
     @property
     def paper_count(self) -> int:
         if self._bm25 is None:  # not loaded: the manifest says, when it is whole
-            try:
-                data = json.loads((self.directory / "manifest.json").read_text())
-                if isinstance(data.get("papers"), int) and self.intact():
-                    return int(data["papers"])
-            except (OSError, ValueError):
-                pass
+            data = self._manifest()
+            if data is not None and isinstance(data.get("papers"), int) and self.intact():
+                return int(data["papers"])
         self.load()
         return len(self._paper_ids)
 

@@ -33,31 +33,32 @@ BIN = Path(sys.executable).parent / "assistant"
 ABSTRACT = "We study {} and find that a simple method improves accuracy on four benchmarks."
 
 
-def chunks_in(store: Path) -> int:
+def _rows(store: Path, sql: str) -> list[tuple] | None:
+    """A query on a store's chroma.sqlite3, read-only; None when there is no readable one (being
+    created by the process just started, or damaged on purpose: the case's own checks speak)."""
+    from assistant.sqlite_ro import read_only
+
     db = store / "chroma.sqlite3"
     if not db.exists():
-        return 0
+        return None
     try:
-        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
-            return int(con.execute("SELECT count(*) FROM embeddings").fetchone()[0])
-    except sqlite3.Error:  # being created by the process just started
-        return 0
+        with read_only(db) as con:
+            return con.execute(sql).fetchall()
+    except sqlite3.Error:
+        return None
+
+
+def chunks_in(store: Path) -> int:
+    rows = _rows(store, "SELECT count(*) FROM embeddings")
+    return int(rows[0][0]) if rows else 0
 
 
 def partial_papers(store: Path) -> int:
     """Papers holding fewer chunks than their chunk 0 says (half-written)."""
-    db = store / "chroma.sqlite3"
-    if not db.exists():
-        return 0
-    try:
-        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
-            rows = con.execute(
-                "SELECT count(*), max(n.int_value) FROM embedding_metadata p JOIN embeddings e "
-                "ON e.id = p.id LEFT JOIN embedding_metadata n ON n.id = p.id AND n.key = "
-                "'nchunks' WHERE p.key = 'paper_id' GROUP BY e.segment_id, p.string_value"
-            ).fetchall()
-    except sqlite3.Error:  # a store damaged on purpose: the case's own checks speak
-        return 0
+    rows = _rows(store, "SELECT count(*), max(n.int_value) FROM embedding_metadata p JOIN "
+                 "embeddings e ON e.id = p.id LEFT JOIN embedding_metadata n ON n.id = p.id AND "
+                 "n.key = 'nchunks' WHERE p.key = 'paper_id' GROUP BY e.segment_id, "
+                 "p.string_value") or []
     return sum(1 for have, want in rows if want is None or have != want)
 
 
