@@ -34,7 +34,7 @@ from assistant.extractive import LIST_K, ExtractiveAnswerer
 from assistant.paper import Paper
 from assistant.relevance import Relevance, judge
 from assistant.retrieval import Filters, Retrieval, RetrievedPaper, Retriever
-from assistant.rewrite import has_cjk
+from assistant.rewrite import has_cjk, needs_llm
 from assistant.textutil import defang_refs, is_list_question
 
 if TYPE_CHECKING:
@@ -274,12 +274,11 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     """
     t0 = time.perf_counter()
     question = " ".join(question.split())
-    if isinstance(answerer, LLMAnswerer) and (history or has_cjk(question)):
-        # a follow-up (or a question in another language) is rewritten by the LLM first:
-        # say so, a slow endpoint is not a slow search
-        yield Phase("asking the LLM to make the question standalone…")
+    waits = isinstance(answerer, LLMAnswerer) and needs_llm(question, history)
+    if waits:  # a follow-up (or another language) is rewritten by the LLM first: say so,
+        yield Phase("asking the LLM to make the question standalone…")  # not a slow search
     search_query = await answerer.rewrite(question, history)
-    if history or has_cjk(question):
+    if waits:
         yield Phase("retrieving…")
     if infer_filters:
         venues, years = retriever.facets()

@@ -43,10 +43,15 @@ def heuristic(question: str, history: Sequence[Turn]) -> str:
     return f"{question} {topic}".strip()
 
 
+def needs_llm(question: str, history: Sequence[Turn]) -> bool:
+    """Does ``with_llm`` call the LLM for this question (a follow-up, or another language)?"""
+    return (bool(history) and is_follow_up(question, history[-1][0])) or has_cjk(question)
+
+
 async def with_llm(question: str, history: Sequence[Turn], *, model: ChatModel,
                    prompts_dir: Path | None = None) -> str:
     follow_up = bool(history) and is_follow_up(question, history[-1][0])
-    if not follow_up and not has_cjk(question):
+    if not follow_up and not has_cjk(question):  # needs_llm, its follow-up verdict kept
         return question
     # a standalone question in another language is translated, never given the old topic
     turns = "\n".join(f"Q: {q}\nA: {a[:400]}" for q, a in history[-3:]) if follow_up else ""
