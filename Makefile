@@ -20,7 +20,8 @@ run: install
 	$(BIN)/assistant ingest && $(BIN)/assistant chat
 
 lint: install
-	$(BIN)/ruff check assistant tests bench
+	$(BIN)/ruff check assistant tests bench evals
+	$(BIN)/lint-imports
 	$(BIN)/mypy
 
 # lint, the ICML 2026 suite with its thresholds, then the test suite (its summary closes the log)

@@ -1,3 +1,3 @@
-from assistant.cli import main
+from assistant.cli.main import main
 
 raise SystemExit(main())

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
+
+from assistant.paper import Paper
 
 _GROUP = re.compile(r"\[\s*(\d{1,3}(?:\s*(?:[,;]|[-–—]|and)\s*\d{1,3})*)\s*\]")
 _PREFIX = re.compile(r"^\[\s*(?:\d{1,3}(?:\s*(?:[,;]|[-–—]|a|an|and)\s*(?:\d{1,3})?)*)?\s*$")
@@ -114,3 +117,15 @@ def tidy(text: str) -> str:
 
 def cited_numbers(text: str) -> list[int]:
     return list(dict.fromkeys(n for m in _GROUP.finditer(text) for n in parse_group(m.group(1))))
+
+
+@dataclass
+class Citation:
+    n: int
+    paper: Paper
+
+    def to_dict(self) -> dict[str, Any]:
+        p = self.paper
+        return {"n": self.n, "paper_id": p.paper_id, "title": p.title, "venue": p.venue,
+                "year": p.year, "url": p.url or p.code_url, "code_url": p.code_url,
+                "status": p.status, "published": not p.is_unpublished}

@@ -23,6 +23,7 @@ from assistant.errors import ConfigError
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 BUNDLED_CORPUS = PACKAGE_DIR / "data" / "icml2026-abstracts.txt"
+BUNDLED_SOURCE = "bundled:icml2026"  # the source name its papers are stored under
 BUNDLED_COLLECTION = "icml2026"
 
 

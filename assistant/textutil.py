@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -103,3 +104,24 @@ def defang_refs(text: str) -> str:
     """An abstract's own bracketed references ("as shown in [12]") as "(ref. 12)": in an
     answer, ``[n]`` means the n-th cited paper and nothing else."""
     return _BRACKET_REF.sub(r"(ref. \1)", text)
+
+
+CJK = re.compile(r"[\u3400-\u9fff\uac00-\ud7af\u3040-\u30ff]")
+
+
+def has_cjk(text: str) -> bool:
+    """Does the text hold Chinese, Japanese or Korean characters?"""
+    return bool(CJK.search(text))
+
+
+@functools.cache
+def _stemmer() -> Any:
+    import Stemmer
+
+    return Stemmer.Stemmer("english")
+
+
+@functools.lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """The Snowball English stem of one lower-case word."""
+    return str(_stemmer().stemWord(word))

@@ -33,14 +33,14 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from assistant import answerability as ans  # noqa: E402
-from assistant.corpus import bundled_papers  # noqa: E402
-from assistant.embeddings import LocalEmbedder  # noqa: E402
 from assistant.evaluation.beir import load_qrels, load_queries  # noqa: E402
 from assistant.evaluation.metrics import fit_logistic  # noqa: E402
 from assistant.evaluation.suite import load_suite, resolve_papers  # noqa: E402
-from assistant.retrieval import Retriever  # noqa: E402
-from assistant.store import PaperStore  # noqa: E402
+from assistant.index.embeddings import LocalEmbedder  # noqa: E402
+from assistant.index.store import PaperStore  # noqa: E402
+from assistant.judge import answerability as ans  # noqa: E402
+from assistant.search.retrieval import Retriever  # noqa: E402
+from assistant.sources.corpus import bundled_papers  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 NAMES = {0: "refuse", 1: "near miss", 2: "answer"}

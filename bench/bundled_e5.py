@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import time
 
-from assistant import multilingual
-from assistant.corpus import bundled_papers
+from assistant.search import multilingual
+from assistant.sources.corpus import bundled_papers
 
 
 def main() -> None:

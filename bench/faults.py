@@ -36,7 +36,7 @@ ABSTRACT = "We study {} and find that a simple method improves accuracy on four 
 def _rows(store: Path, sql: str) -> list[tuple] | None:
     """A query on a store's chroma.sqlite3, read-only; None when there is no readable one (being
     created by the process just started, or damaged on purpose: the case's own checks speak)."""
-    from assistant.sqlite_ro import read_only
+    from assistant.index.sqlite_ro import read_only
 
     db = store / "chroma.sqlite3"
     if not db.exists():

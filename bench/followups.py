@@ -33,7 +33,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from assistant.rewrite import is_follow_up  # noqa: E402
+from assistant.query.rewrite import is_follow_up  # noqa: E402
 
 CASES = ROOT / "evals" / "followups.jsonl"
 SPLIT = ROOT / "evals" / "splits" / "followups.json"
@@ -110,8 +110,8 @@ def fit(cases: list[dict[str, Any]], split: dict[str, str]) -> None:
     """Fit followup_model's weights per language on the dev split; print them to paste."""
     import numpy as np
 
-    from assistant import followup_model as fm
     from assistant.evaluation.metrics import fit_logistic
+    from assistant.query import followup as fm
 
     for lang in ("en", "zh"):
         dev = [c for c in cases if split.get(c["id"]) == "dev" and c["lang"] == lang]

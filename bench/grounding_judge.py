@@ -31,11 +31,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from assistant import grounding  # noqa: E402
-from assistant.corpus import paper_from_record  # noqa: E402
-from assistant.embeddings import LocalEmbedder  # noqa: E402
+from assistant.answer.extractive import third_person  # noqa: E402
 from assistant.evaluation.generate import read_slice, split_of  # noqa: E402
-from assistant.extractive import third_person  # noqa: E402
+from assistant.index.embeddings import LocalEmbedder  # noqa: E402
+from assistant.judge import grounding  # noqa: E402
+from assistant.sources.corpus import paper_from_record  # noqa: E402
 from assistant.textutil import clean_markup, split_sentences  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "corpus" / "ml-abstracts.jsonl"

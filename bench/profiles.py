@@ -27,9 +27,9 @@ COLLECTION = "ml-all"
 RETRIEVAL = """
 import json, sys
 from pathlib import Path
-from assistant.embeddings import LocalEmbedder
-from assistant.retrieval import Retriever
-from assistant.store import PaperStore
+from assistant.index.embeddings import LocalEmbedder
+from assistant.search.retrieval import Retriever
+from assistant.index.store import PaperStore
 store = PaperStore(collection=sys.argv[2], embedder=LocalEmbedder(), path=Path(sys.argv[1]))
 retriever = Retriever(store=store)
 retriever.index().dense  # loaded outside the profile's interest: a warm chat

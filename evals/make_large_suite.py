@@ -65,9 +65,9 @@ def main() -> int:
     print(f"{len(cases)} cases ({len(splits['dev'])} dev, {len(splits['test'])} test); "
           f"{len(store_rows)} papers for collection {COLLECTION}")
     if args.ingest:
-        from assistant.corpus import paper_from_record
-        from assistant.embeddings import LocalEmbedder
-        from assistant.store import PaperStore
+        from assistant.index.embeddings import LocalEmbedder
+        from assistant.index.store import PaperStore
+        from assistant.sources.corpus import paper_from_record
 
         store = PaperStore(collection=COLLECTION, embedder=LocalEmbedder(), path=args.ingest,
                            create=True)

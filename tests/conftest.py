@@ -10,9 +10,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from wire_server import WireServer
 
-from assistant.corpus import bundled_papers
-from assistant.embeddings import LocalEmbedder
-from assistant.store import PaperStore
+from assistant.index.embeddings import LocalEmbedder
+from assistant.index.store import PaperStore
+from assistant.sources.corpus import bundled_papers
 
 _ENV_KEYS = ("OPENAI_API_KEY", "OPENAI_BASE_URL")
 

@@ -1,8 +1,9 @@
 import re
 
-from assistant.answer import answer, build_answerer
-from assistant.extractive import ExtractiveAnswerer
-from assistant.retrieval import Retriever
+from assistant.answer.extractive import ExtractiveAnswerer
+from assistant.answer.factory import build_answerer
+from assistant.answer.pipeline import answer
+from assistant.search.retrieval import Retriever
 from assistant.settings import load_settings
 
 
@@ -57,7 +58,7 @@ def test_streamed_deltas_add_up_to_the_answer(bundled_store):
 
 
 def test_third_person_rewrite():
-    from assistant.extractive import third_person
+    from assistant.answer.extractive import third_person
 
     assert third_person("We propose X and our method wins.") == \
         "The authors propose X and their method wins."
@@ -80,7 +81,8 @@ def test_a_question_naming_a_method_is_answered_with_its_code_link(bundled_store
 
 
 def test_relevance_evidence_rises_with_a_named_method():
-    from assistant.relevance import evidence, names_in
+    from assistant.judge.relevance import evidence
+    from assistant.sources.titles import names_in
 
     assert names_in("Is Q2D2 better than FSQ?") == {"q2d2", "fsq"}
     assert names_in("Which paper is about zebras?") == set()
@@ -100,7 +102,7 @@ def test_a_survey_as_a_table(bundled_store, capsys):
     import csv
     import io
 
-    from assistant.cli import main
+    from assistant.cli.main import main
 
     assert main(["ask", "--table", "csv", "Which papers are about quantization?"]) == 0
     table = list(csv.reader(io.StringIO(capsys.readouterr().out)))

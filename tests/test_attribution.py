@@ -16,14 +16,16 @@ from pathlib import Path
 
 import pytest
 
-from assistant.answer import Citation, answer, build_answerer
-from assistant.corpus import paper_from_record
+from assistant.answer.factory import build_answerer
+from assistant.answer.pipeline import answer
+from assistant.citations import Citation
 from assistant.evaluation.generate import read_slice, tldr_question
-from assistant.grounding import claims, ground, stems
+from assistant.index.store import PaperStore
+from assistant.judge.grounding import claims, ground, stems
 from assistant.paper import Paper
-from assistant.retrieval import Retriever
+from assistant.search.retrieval import Retriever
 from assistant.settings import load_settings
-from assistant.store import PaperStore
+from assistant.sources.corpus import paper_from_record
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "ml-abstracts.jsonl"
 pytestmark = pytest.mark.skipif(not SHARED.exists(), reason="../shared corpus not present")
@@ -103,7 +105,7 @@ def test_a_claim_cited_to_the_wrong_paper_is_caught(slice_store):
 def test_numbers_a_paper_does_not_state_are_unsupported(bundled_store):
     paper = next(p for p in bundled_store.papers() if "CPMöbius" in p.abstract)
     c = [Citation(1, paper)]
-    from assistant.retrieval import RetrievedPaper
+    from assistant.search.retrieval import RetrievedPaper
 
     retrieved = [RetrievedPaper(paper, 1.0, 1)]
     good = ground("CPMöbius improves overall average accuracy by +4.9 [1].", c, retrieved,
@@ -130,7 +132,7 @@ def test_each_side_of_a_comparison_is_found_and_cited(slice_store):
 
 
 def test_comparison_sides():
-    from assistant.compare import sides
+    from assistant.query.compare import sides
 
     assert sides("How do the Gumbel-Softmax and the Concrete distribution papers differ?") == [
         "Gumbel-Softmax", "Concrete distribution"]

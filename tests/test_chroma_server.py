@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from assistant.corpus import bundled_papers
 from assistant.errors import StoreError
-from assistant.retrieval import Retriever
-from assistant.store import PaperStore
+from assistant.index.store import PaperStore
+from assistant.search.retrieval import Retriever
+from assistant.sources.corpus import bundled_papers
 
 pytestmark = pytest.mark.server
 
@@ -69,7 +69,7 @@ def test_every_command_switches_to_the_server(chroma_url, capsys, tmp_path):
     import json
     import os
 
-    from assistant.cli import main
+    from assistant.cli.main import main
 
     url = ["--chroma-url", chroma_url]
     assert main(["ingest", *url, "--collection", "server-icml"]) == 0

@@ -3,8 +3,8 @@ import itertools
 import pytest
 
 from assistant import tokens
-from assistant.chunking import chunk_paper, chunk_text, embed_text
-from assistant.corpus import bundled_papers
+from assistant.index.chunking import chunk_paper, chunk_text, embed_text
+from assistant.sources.corpus import bundled_papers
 from assistant.textutil import split_sentences
 
 

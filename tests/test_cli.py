@@ -3,7 +3,7 @@ import os
 import subprocess
 import sys
 
-from assistant.cli import main
+from assistant.cli.main import main
 
 
 def run(*args, env=None):
@@ -76,7 +76,7 @@ def test_the_chat_logs_to_a_file_not_over_the_screen(tmp_path, monkeypatch):
     import logging
     import sys
 
-    from assistant.cli_chat import _log_to_file
+    from assistant.cli.chat import _log_to_file
     from assistant.settings import load_settings
 
     root = logging.getLogger()

@@ -2,9 +2,9 @@ import json
 
 import pytest
 
-from assistant.corpus import bundled_papers, load_papers, parse_text_list
 from assistant.errors import CorpusFormatError, InputError
-from assistant.titles import derive_title
+from assistant.sources.corpus import bundled_papers, load_papers, parse_text_list
+from assistant.sources.titles import derive_title
 
 
 def test_bundled_list_gives_19_papers_with_derived_titles():
@@ -125,7 +125,7 @@ def test_a_byte_order_mark_is_accepted_in_every_format(tmp_path, suffix):
 
 
 def test_skipped_and_repeated_records_are_counted_and_strict_refuses(tmp_path, capsys):
-    from assistant.cli import main
+    from assistant.cli.main import main
 
     rows = [{"id": "a", "abstract": "A first abstract about sparse attention in transformers."},
             {"id": "b", "abstract": ""},

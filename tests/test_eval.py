@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from assistant.cli import main
+from assistant.cli.main import main
 from assistant.errors import SuiteError
 from assistant.evaluation.metrics import mrr_at, ndcg_at, recall_at
 from assistant.evaluation.suite import fact_found, load_suite
@@ -173,7 +173,7 @@ def test_the_judge_must_answer_strict_json(bundled_store, wire, tmp_path, monkey
 
 def test_a_misattributed_claim_fails_the_gate(bundled_store, wire, tmp_path, monkeypatch, capsys):
     """An LLM that quotes the second paper's abstract under [1]: the harness must see it."""
-    from assistant.retrieval import Retriever
+    from assistant.search.retrieval import Retriever
 
     question = "Which paper makes pretrained diffusion transformers produce huge images?"
     ranked = Retriever(store=bundled_store).search(question, k=4).papers
@@ -224,8 +224,8 @@ def test_no_suite_fact_is_given_away_by_the_question_or_the_title():
     tests nothing."""
     from pathlib import Path
 
-    from assistant.corpus import bundled_papers
     from assistant.evaluation.suite import resolve_papers
+    from assistant.sources.corpus import bundled_papers
 
     papers = bundled_papers()
     suite = load_suite(Path(__file__).parents[1] / "evals" / "icml2026.yaml")

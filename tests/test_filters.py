@@ -6,13 +6,13 @@ import shutil
 
 import pytest
 
-from assistant.chunk_index import FORMAT, ChunkIndex, ensure_index, index_dir
-from assistant.cli import main
-from assistant.corpus import load_papers
+from assistant.cli.main import main
 from assistant.errors import StoreError
+from assistant.index.chunk_index import FORMAT, ChunkIndex, ensure_index, index_dir
+from assistant.index.store import PaperStore
 from assistant.paper import Paper
-from assistant.retrieval import Filters, Retriever
-from assistant.store import PaperStore
+from assistant.search.retrieval import Filters, Retriever
+from assistant.sources.corpus import load_papers
 
 QUERY = "generative adversarial networks"
 METHODS = ["Wasserstein", "spectrally normalized", "progressive", "conditional",

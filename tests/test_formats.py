@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from assistant.bibtex import bib_names, latex_to_text, parse_bibtex, short_venue
-from assistant.corpus import load_papers
 from assistant.errors import CorpusFormatError
-from assistant.formats import detect
+from assistant.sources.bibtex import bib_names, latex_to_text, parse_bibtex, short_venue
+from assistant.sources.corpus import load_papers
+from assistant.sources.formats import detect
 
 FIX = Path(__file__).parent / "fixtures" / "formats"
 
@@ -20,7 +20,7 @@ def by_id(path: Path) -> dict:
 
 # -- BibTeX ----------------------------------------------------------------------------------
 def test_pmlr_bibtex_maps_fields_and_skips_the_entry_without_abstract(caplog):
-    with caplog.at_level(logging.WARNING, logger="assistant.corpus"):
+    with caplog.at_level(logging.WARNING, logger="assistant.sources.corpus"):
         papers = load_papers(FIX / "pmlr.bib")
     assert [p.paper_id for p in papers] == ["pmlr-v202-okafor23a", "pmlr-v238-sato24a"]
     assert papers.skipped == 1  # pmlr-v202-brandt23b has no abstract
@@ -275,7 +275,7 @@ def test_records_are_told_apart_by_shape():
 
 # -- end to end ------------------------------------------------------------------------------
 def test_ingest_a_bib_file_end_to_end(tmp_path, capsys):
-    from assistant.cli import main
+    from assistant.cli.main import main
 
     assert main(["ingest", str(FIX / "pmlr.bib"), "--store", str(tmp_path / "store")]) == 0
     out = capsys.readouterr().out

@@ -5,15 +5,16 @@ import sqlite3
 
 import pytest
 
-from assistant.answer import Answer, Citation
-from assistant.cli import main
-from assistant.corpus import bundled_papers
+from assistant.answer.types import Answer
+from assistant.citations import Citation
+from assistant.cli.main import main
+from assistant.conversations.export import FORMATS, export, to_bibtex
+from assistant.conversations.history import Conversation, History, Turn
 from assistant.errors import AssistantError, InputError, SuiteError
 from assistant.evaluation.suite import load_suite
-from assistant.export import FORMATS, export, to_bibtex
-from assistant.history import Conversation, History, Turn
 from assistant.paper import Paper
-from assistant.retrieval import RetrievedPaper
+from assistant.search.retrieval import RetrievedPaper
+from assistant.sources.corpus import bundled_papers
 
 
 @pytest.fixture(scope="module")
@@ -265,8 +266,9 @@ def test_a_kept_suite_keeps_the_status_filter(tmp_path, papers):
 
 def test_a_saved_answer_keeps_its_support_check(bundled_store, tmp_path):
     """A resumed conversation shows the same marks and evidence as when it was asked."""
-    from assistant.answer import answer, build_answerer
-    from assistant.retrieval import Retriever
+    from assistant.answer.factory import build_answerer
+    from assistant.answer.pipeline import answer
+    from assistant.search.retrieval import Retriever
     from assistant.settings import load_settings
 
     result = answer("How does DyPE differ from UniR?", retriever=Retriever(store=bundled_store),

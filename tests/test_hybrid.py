@@ -2,14 +2,15 @@ import shutil
 
 import pytest
 
-from assistant.answer import answer, build_answerer
-from assistant.chunk_index import ensure_index, index_dir
+from assistant.answer.factory import build_answerer
+from assistant.answer.pipeline import answer
+from assistant.index.chunk_index import ensure_index, index_dir
+from assistant.index.store import PaperStore
 from assistant.paper import Paper
-from assistant.query_filters import infer
-from assistant.retrieval import Filters, Retriever
-from assistant.rewrite import heuristic, is_follow_up
+from assistant.query.rewrite import heuristic, is_follow_up
+from assistant.search.query_filters import infer
+from assistant.search.retrieval import Filters, Retriever
 from assistant.settings import load_settings
-from assistant.store import PaperStore
 
 
 def paper(pid, title, abstract, venue="ICML", year=2020, authors=("A. Author",)):
@@ -137,7 +138,7 @@ def test_llm_rewrite_translates_and_resolves(bundled_store, wire):
 def test_mmr_spreads_a_list_over_topics():
     import numpy as np
 
-    from assistant.fusion import mmr
+    from assistant.search.fusion import mmr
 
     order = [("a", 1.0), ("a2", 0.99), ("b", 0.8)]
     vectors = np.array([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0]], dtype=np.float32)

@@ -16,9 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from assistant.answer import Delta, Finished, LLMAnswerer, astream
-from assistant.llm import OpenAIChatModel
-from assistant.retrieval import Retriever
+from assistant.answer.llm_answerer import LLMAnswerer
+from assistant.answer.pipeline import astream
+from assistant.answer.types import Delta, Finished
+from assistant.llm.client import OpenAIChatModel
+from assistant.search.retrieval import Retriever
 
 pytestmark = pytest.mark.llama
 

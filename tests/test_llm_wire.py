@@ -3,14 +3,16 @@
 import json
 
 import pytest
+from fakes import QueueModel
 
-from assistant.answer import LLMAnswerer, answer, build_answerer
-from assistant.cli import main
+from assistant.answer.factory import build_answerer
+from assistant.answer.llm_answerer import LLMAnswerer
+from assistant.answer.pipeline import answer
+from assistant.cli.main import main
 from assistant.errors import LLMAuthError, LLMModelNotFound, LLMRateLimited, LLMUnreachable
-from assistant.llm import OpenAIChatModel
-from assistant.retrieval import Retriever
+from assistant.llm.client import OpenAIChatModel
+from assistant.search.retrieval import Retriever
 from assistant.settings import load_settings
-from assistant.testing import QueueModel
 
 QUESTION = "Which paper generates ultra-high-resolution images with diffusion transformers?"
 
@@ -157,8 +159,8 @@ def test_claims_the_cited_paper_does_not_make_are_flagged(bundled_store, wire, m
     ("html", "sent a reply that is not an embeddings response"),
 ])
 def test_embeddings_endpoint_faults_name_their_cause(wire, fault, said):
-    from assistant.embeddings import OpenAIEmbedder
     from assistant.errors import EmbeddingError
+    from assistant.index.embeddings import OpenAIEmbedder
 
     emb = OpenAIEmbedder(model="emb-model", base_url=wire.base_url, api_key="k")
     if fault.isdigit():
@@ -171,10 +173,10 @@ def test_embeddings_endpoint_faults_name_their_cause(wire, fault, said):
 
 
 def test_a_short_embeddings_reply_writes_nothing(wire, tmp_path):
-    from assistant.corpus import bundled_papers
-    from assistant.embeddings import OpenAIEmbedder
     from assistant.errors import EmbeddingError
-    from assistant.store import PaperStore
+    from assistant.index.embeddings import OpenAIEmbedder
+    from assistant.index.store import PaperStore
+    from assistant.sources.corpus import bundled_papers
 
     emb = OpenAIEmbedder(model="emb-model", base_url=wire.base_url, api_key="k")
     store = PaperStore(collection="wire-emb", embedder=emb, path=tmp_path / "s", create=True)
@@ -189,7 +191,7 @@ def test_a_short_embeddings_reply_writes_nothing(wire, tmp_path):
 
 
 def test_credentials_in_an_endpoint_url_are_never_printed(bundled_store, capsys, monkeypatch):
-    from assistant.cli import main
+    from assistant.cli.main import main
 
     monkeypatch.setenv("OPENAI_BASE_URL", "http://user:s3cret-token@127.0.0.1:9/v1")
     assert main(["config"]) == 0
@@ -212,7 +214,7 @@ ANSWER_CHUNKS = ["DyPE changes ", "the position ", "encoding over ", "the denois
 ])
 def test_a_broken_llm_stream_is_one_line_and_keeps_what_arrived(
         bundled_store, wire, monkeypatch, capsys, fault, code, said):
-    from assistant.cli import main
+    from assistant.cli.main import main
 
     monkeypatch.setenv("OPENAI_BASE_URL", wire.base_url)
     monkeypatch.setenv("ASSISTANT_MODEL", "wire-model")
@@ -233,7 +235,7 @@ def test_an_endpoint_that_never_answers_fails_within_the_timeout(
         bundled_store, wire, monkeypatch, capsys):
     import time
 
-    from assistant.cli import main
+    from assistant.cli.main import main
 
     monkeypatch.setenv("OPENAI_BASE_URL", wire.base_url)
     monkeypatch.setenv("ASSISTANT_TIMEOUT", "2")
@@ -255,8 +257,8 @@ PLANTED = ("We study sparse mixture-of-experts routing for time series forecasti
 def planted_store(tmp_path, embedder):
     from dataclasses import replace
 
-    from assistant.corpus import bundled_papers
-    from assistant.store import PaperStore
+    from assistant.index.store import PaperStore
+    from assistant.sources.corpus import bundled_papers
 
     papers = bundled_papers()
     planted = replace(papers[0], paper_id="planted-1", title="Routing experts under shift",
@@ -268,8 +270,9 @@ def planted_store(tmp_path, embedder):
 
 
 def test_planted_instructions_are_never_quoted_offline(planted_store):
-    from assistant.answer import answer, build_answerer
-    from assistant.retrieval import Retriever
+    from assistant.answer.factory import build_answerer
+    from assistant.answer.pipeline import answer
+    from assistant.search.retrieval import Retriever
     from assistant.settings import load_settings
 
     for q in ("Which paper routes experts for time series under distribution shift?",
@@ -282,8 +285,9 @@ def test_planted_instructions_are_never_quoted_offline(planted_store):
 
 
 def test_an_llm_that_obeys_a_planted_instruction_is_flagged(planted_store, wire):
-    from assistant.answer import answer, build_answerer
-    from assistant.retrieval import Retriever
+    from assistant.answer.factory import build_answerer
+    from assistant.answer.pipeline import answer
+    from assistant.search.retrieval import Retriever
     from assistant.settings import load_settings
 
     wire.script(["PWNED [1]."])
@@ -303,11 +307,12 @@ def test_an_abstracts_own_bracketed_references_are_never_taken_for_citations(
         tmp_path, embedder, wire):
     from dataclasses import replace
 
-    from assistant.answer import answer, build_answerer
-    from assistant.corpus import bundled_papers
-    from assistant.retrieval import Retriever
+    from assistant.answer.factory import build_answerer
+    from assistant.answer.pipeline import answer
+    from assistant.index.store import PaperStore
+    from assistant.search.retrieval import Retriever
     from assistant.settings import load_settings
-    from assistant.store import PaperStore
+    from assistant.sources.corpus import bundled_papers
 
     papers = bundled_papers()
     cited = replace(papers[0], paper_id="refs-1", title="Kernel routing for graphs",
@@ -344,7 +349,7 @@ def test_a_context_length_error_names_the_setting_to_lower(bundled_store, wire):
 def test_an_unwritable_store_folder_is_one_line(tmp_path, capsys):
     import os
 
-    from assistant.cli import main
+    from assistant.cli.main import main
 
     locked = tmp_path / "locked"
     locked.mkdir()

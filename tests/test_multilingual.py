@@ -11,13 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from assistant import multilingual
-from assistant.answer import CJK_OFFLINE, answer, build_answerer
-from assistant.corpus import bundled_papers, paper_from_record
+from assistant.answer.factory import build_answerer
+from assistant.answer.pipeline import CJK_OFFLINE, answer
 from assistant.evaluation.generate import read_slice
-from assistant.retrieval import Retriever
+from assistant.index.store import PaperStore
+from assistant.search import multilingual
+from assistant.search.retrieval import Retriever
 from assistant.settings import load_settings
-from assistant.store import PaperStore
+from assistant.sources.corpus import bundled_papers, paper_from_record
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "corpus" / "ml-abstracts.jsonl"

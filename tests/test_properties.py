@@ -17,9 +17,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from assistant.chunking import chunk_text
-from assistant.corpus import load_papers
 from assistant.errors import AssistantError
+from assistant.index.chunking import chunk_text
+from assistant.sources.corpus import load_papers
 from assistant.tokens import count
 
 SUFFIXES = [".csv", ".json", ".jsonl", ".txt", ".bib"]

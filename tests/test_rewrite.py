@@ -8,9 +8,9 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
+from fakes import QueueModel
 
-from assistant.rewrite import dangling_references, heuristic, is_follow_up, with_llm
-from assistant.testing import QueueModel
+from assistant.query.rewrite import dangling_references, heuristic, is_follow_up, with_llm
 
 LABELLED = Path(__file__).resolve().parents[1] / "evals" / "followups.jsonl"
 DYPE_TURN = ("Which paper makes diffusion transformers generate huge images?",

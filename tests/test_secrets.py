@@ -13,7 +13,7 @@ import sys
 
 from tui_helpers import QUESTION, RecordingApp, ask, asyncio_test, ready
 
-from assistant.cli import main
+from assistant.cli.main import main
 from assistant.settings import load_settings, redact
 
 KEY = "sk-Secr3tKey-4f9a1c77"
@@ -81,7 +81,7 @@ def test_eval_reports_hold_no_secret(bundled_store, wire, tmp_path, monkeypatch,
 @asyncio_test
 async def test_the_chat_history_and_log_file_hold_no_secret(bundled_store, embedder, wire,
                                                             tmp_path):
-    from assistant.cli_chat import _log_to_file
+    from assistant.cli.chat import _log_to_file
 
     settings = load_settings(base_url=_with_password(wire.base_url), api_key=KEY,
                              model="wire-model")

@@ -2,12 +2,12 @@ from dataclasses import replace
 
 import pytest
 
-from assistant import ingest
-from assistant.chunking import chunk_paper
-from assistant.corpus import bundled_papers
-from assistant.embeddings import LocalEmbedder
 from assistant.errors import EmbeddingError, EmbeddingMismatch, StoreNotFound
-from assistant.store import PaperStore
+from assistant.index import ingest
+from assistant.index.chunking import chunk_paper
+from assistant.index.embeddings import LocalEmbedder
+from assistant.index.store import PaperStore
+from assistant.sources.corpus import bundled_papers
 
 
 class CountingEmbedder:
@@ -178,7 +178,7 @@ def test_missing_store_and_collection(tmp_path, embedder):
 
 
 def test_dense_search_aggregates_chunks_to_papers(bundled_store):
-    from assistant.retrieval import Retriever
+    from assistant.search.retrieval import Retriever
 
     result = Retriever(store=bundled_store).search(
         "ultra-high-resolution image generation with diffusion transformers", k=5)
@@ -192,8 +192,8 @@ def test_dense_search_aggregates_chunks_to_papers(bundled_store):
 def test_a_damaged_derived_index_is_rebuilt(bundled_store_dir, tmp_path, embedder, damage):
     import shutil
 
-    from assistant.chunk_index import index_dir
-    from assistant.retrieval import Retriever
+    from assistant.index.chunk_index import index_dir
+    from assistant.search.retrieval import Retriever
 
     path = tmp_path / "copy"
     shutil.copytree(bundled_store_dir, path)
@@ -241,7 +241,7 @@ def test_two_ingests_into_one_store_wait_for_each_other(tmp_path):
             time.sleep(0.2)
         fcntl.flock(lock, fcntl.LOCK_UN)
     assert [p.wait(timeout=300) for p in procs] == [0, 0], [log.read_text() for log in logs]
-    from assistant.embeddings import LocalEmbedder
+    from assistant.index.embeddings import LocalEmbedder
 
     papers = PaperStore(collection="icml2026", embedder=LocalEmbedder(), path=store).papers()
     assert len(papers) == 19 + 3
@@ -259,7 +259,7 @@ def test_searching_while_an_ingest_writes_keeps_working(bundled_store_dir, tmp_p
     import time
     from pathlib import Path
 
-    from assistant.cli import main
+    from assistant.cli.main import main
 
     corpus = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "ml-abstracts.jsonl"
     if not corpus.exists():
@@ -300,8 +300,8 @@ def test_a_long_record_is_stored_in_pieces_and_read_back_whole(tmp_path, embedde
     back the same, and an older store's single-piece record still reads."""
     import json
 
-    from assistant.chunk_index import ensure_index
-    from assistant.store import PIECE, chunk_meta, pack, unpack
+    from assistant.index.chunk_index import ensure_index
+    from assistant.index.records import PIECE, chunk_meta, pack, unpack
 
     long = replace(papers[0], abstract=" ".join(f"w{i}x{i * 7919 % 1000}" for i in range(1500)))
     store = make(tmp_path, embedder)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import socket
 
 import pytest
+from fakes import QueueModel
 from tui_helpers import (
     QUESTION,
     RecordingApp,
@@ -18,12 +19,11 @@ from tui_helpers import (
     until,
 )
 
-from assistant.answer import Answer
+from assistant.answer.types import Answer
+from assistant.conversations.history import History
 from assistant.evaluation.suite import load_suite
-from assistant.history import History
 from assistant.paper import Paper
 from assistant.settings import load_settings
-from assistant.testing import QueueModel
 from assistant.tui.screens.abstract import AbstractModal
 from assistant.tui.screens.conversations import ConversationsScreen
 from assistant.tui.screens.help import HelpScreen

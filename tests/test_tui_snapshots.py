@@ -7,11 +7,11 @@ model, the bundled store, no clocks on screen, the input cursor not blinking.
 from __future__ import annotations
 
 import pytest
+from fakes import QueueModel
 from textual.widgets import Input
 from tui_helpers import QUESTION, RecordingApp, ask, ready, until
 
 from assistant.settings import load_settings
-from assistant.testing import QueueModel
 from assistant.tui.screens.abstract import AbstractModal
 from assistant.tui.screens.help import HelpScreen
 from assistant.tui.screens.papers import PapersScreen

@@ -7,12 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from assistant.cli import main
-from assistant.corpus import bundled_papers, load_papers
+from assistant.cli.main import main
 from assistant.errors import InputError, StoreNotFound
-from assistant.retrieval import Retriever
+from assistant.index.factory import open_store, open_writable
+from assistant.index.store import PaperStore
+from assistant.search.retrieval import Retriever
 from assistant.settings import load_settings
-from assistant.store import PaperStore
+from assistant.sources.corpus import bundled_papers, load_papers
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "ml-abstracts.jsonl"
 pytestmark = pytest.mark.skipif(not SHARED.exists(), reason="../shared corpus not present")
@@ -56,7 +57,7 @@ def union_store(tmp_path_factory, embedder):
 
 def _open(path, collection, embedder):
     settings = load_settings(store=path, collection=collection)
-    return PaperStore.from_settings(settings, embedder=embedder)
+    return open_store(settings, embedder=embedder)
 
 
 def test_the_union_ranks_as_one_collection_holding_every_paper(union_store, embedder):
@@ -106,8 +107,8 @@ def test_a_missing_member_and_an_ingest_into_several_are_clear_errors(union_stor
     with pytest.raises(StoreNotFound, match=r"'nope'.*leave it out"):
         Retriever(store=_open(path, "icml2026,nope", embedder)).index()
     with pytest.raises(InputError, match=r"one collection at a time"):
-        PaperStore.from_settings(load_settings(store=path, collection="icml2026,ml-part"),
-                                 embedder=embedder, create=True)
+        open_writable(load_settings(store=path, collection="icml2026,ml-part"),
+                      embedder=embedder)
     assert main(["ingest", "--store", str(path), "--collection", "icml2026,ml-part"]) == 2
     err = capsys.readouterr().err
     assert "one collection at a time" in err and "Traceback" not in err

@@ -7,7 +7,8 @@ import functools
 import time
 from typing import Any
 
-from assistant.testing import QueueModel
+from fakes import QueueModel
+
 from assistant.tui.app import AssistantApp
 
 QUESTION = "Which paper generates ultra-high-resolution images with diffusion transformers?"

@@ -13,11 +13,11 @@ from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any
 
-from assistant.corpus import load_papers
 from assistant.errors import InputError
 from assistant.evaluation.metrics import mean, mrr_at, ndcg_at, percentile, recall_at
-from assistant.retrieval import Mode, Retriever
-from assistant.store import PaperStore
+from assistant.index.store import PaperStore
+from assistant.search.retrieval import Mode, Retriever
+from assistant.sources.corpus import load_papers
 
 
 def load_queries(path: Path) -> dict[str, str]:

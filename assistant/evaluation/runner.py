@@ -9,8 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from assistant import prompts
-from assistant.answer import Answer, Answerer, answer
+from assistant.answer.pipeline import answer
+from assistant.answer.types import Answer, Answerer
 from assistant.citations import cited_numbers
 from assistant.errors import SuiteError
 from assistant.evaluation.metrics import mean, percentile
@@ -22,11 +22,13 @@ from assistant.evaluation.suite import (
     fact_found,
     resolve_papers,
 )
-from assistant.llm import complete, json_reply
-from assistant.retrieval import Filters, Retriever
+from assistant.llm import prompts
+from assistant.llm.client import complete, json_reply
+from assistant.search.retrieval import Filters, Retriever
 
 
-def judge_answer(question: str, ans: Answer, *, model: Any, prompts_dir: Any = None) -> dict:
+def judge_answer(question: str, ans: Answer, *, model: Any, prompts_dir: Any = None
+                 ) -> dict[str, Any]:
     """An LLM judge that must reply with strict JSON {"score": 0..1, "reason": "..."}."""
     sources = "\n\n".join(f"[{c.n}] {c.paper.title}\n{c.paper.abstract}" for c in ans.citations)
     content = prompts.render("judge", prompts_dir=prompts_dir, question=question,
@@ -154,7 +156,7 @@ def load_baseline(path: Path) -> dict[str, Any]:
     if not target.exists():
         raise SuiteError(f"no baseline report at {target}: pass a run folder or its report.json")
     try:
-        return json.loads(target.read_text())
+        return dict(json.loads(target.read_text()))
     except json.JSONDecodeError:
         raise SuiteError(f"{target} is not a report.json written by `assistant eval`") from None
 

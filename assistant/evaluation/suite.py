@@ -215,7 +215,9 @@ def _cases(raws: list[Any], path: Path, seen: set[str]) -> list[Case]:
 def fact_found(fact: str, text: str) -> bool:
     if fact.startswith("re:"):
         return re.search(fact[3:], text, re.IGNORECASE) is not None
-    norm = lambda s: re.sub(r"\s+", " ", s.lower())  # noqa: E731
+    def norm(s: str) -> str:
+        return re.sub(r"\s+", " ", s.lower())
+
     return norm(fact) in norm(text)
 
 

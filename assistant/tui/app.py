@@ -28,10 +28,10 @@ from assistant.tui.usage import TurnUsage
 if TYPE_CHECKING:
     from textual.notifications import SeverityLevel
 
-    from assistant.answer import Answer
-    from assistant.embeddings import Embedder
-    from assistant.history import Conversation, History
-    from assistant.llm import ChatModel
+    from assistant.answer.types import Answer
+    from assistant.conversations.history import Conversation, History
+    from assistant.index.embeddings import Embedder
+    from assistant.llm.client import ChatModel
     from assistant.paper import Paper
     from assistant.settings import Settings
     from assistant.tui.slash import Scope, Slash
@@ -140,7 +140,7 @@ class AssistantApp(App[None]):
 
     # -- turns and conversations ---------------------------------------------------------------
     def _history(self) -> History:
-        from assistant.history import History
+        from assistant.conversations.history import History
 
         return History(self.settings.history)
 
@@ -244,7 +244,7 @@ class AssistantApp(App[None]):
 
     @work(group="export")
     async def action_export(self, fmt: str = "md", path: str = "") -> None:
-        from assistant.export import export, suffix
+        from assistant.conversations.export import export, suffix
 
         cid = self.chat.conversation_id
         if cid is None:
@@ -288,7 +288,7 @@ class AssistantApp(App[None]):
         self.notify(f"Now answering with {label}.", timeout=4)
 
     async def run_slash(self, command: Slash) -> None:
-        from assistant.export import FORMATS
+        from assistant.conversations.export import FORMATS
         from assistant.tui.slash import parse_filter
 
         chat, args = self.chat, command.args
@@ -349,7 +349,7 @@ class AssistantApp(App[None]):
         for fmt, what in (("md", "Markdown"), ("json", "JSON"), ("bib", "BibTeX")):
             yield SystemCommand(f"Export conversation as {what}",
                                 f"Write the conversation to a .{fmt} file (/export {fmt})",
-                                lambda fmt=fmt: self.action_export(fmt))  # type: ignore[misc]
+                                lambda fmt=fmt: self.action_export(fmt))
         yield SystemCommand("Keep as test case", "Save the conversation as an evaluation case "
                             "for assistant eval (ctrl+t, /export suite)", self.action_keep_test)
         yield SystemCommand("Earlier answer", "Select the answer above (alt+up)",

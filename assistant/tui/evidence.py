@@ -16,12 +16,12 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from assistant.grounding import answer_sentences, claims
+from assistant.judge.grounding import answer_sentences, claims
 from assistant.textutil import clean_markup, content_words, split_sentences
 
 if TYPE_CHECKING:
-    from assistant.answer import Answer
-    from assistant.embeddings import Embedder
+    from assistant.answer.types import Answer
+    from assistant.index.embeddings import Embedder
     from assistant.paper import Paper
 
 MIN_SHARED = 2
@@ -78,8 +78,8 @@ def relied_on(answer: Answer | None, paper: Paper, *, embedder: Embedder | None 
         if picked:
             return Evidence(sentences, sorted(picked), "cited")
     if embedder is not None and answer is not None and sentences:
-        from assistant.extractive import ExtractiveAnswerer
-        from assistant.retrieval import RetrievedPaper
+        from assistant.answer.extractive import ExtractiveAnswerer
+        from assistant.search.retrieval import RetrievedPaper
 
         chosen = ExtractiveAnswerer(embedder=embedder, max_sentences=2).pick(
             answer.question, [RetrievedPaper(paper, 0.0, 1)])[0]

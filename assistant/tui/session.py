@@ -14,16 +14,16 @@ import logging
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from assistant.export import describe_backend
+from assistant.conversations.export import describe_backend
 
 if TYPE_CHECKING:
-    from assistant.answer import Answer, Answerer, Event
-    from assistant.embeddings import Embedder
-    from assistant.llm import ChatModel
+    from assistant.answer.types import Answer, Answerer, Event
+    from assistant.index.embeddings import Embedder
+    from assistant.index.protocol import Store
+    from assistant.llm.client import ChatModel
     from assistant.paper import Paper
-    from assistant.retrieval import Filters, Retriever
+    from assistant.search.retrieval import Filters, Retriever
     from assistant.settings import Settings
-    from assistant.store import PaperStore
     from assistant.tui.evidence import Evidence
 
 log = logging.getLogger(__name__)
@@ -41,7 +41,7 @@ class ChatSession:
         self.settings = settings
         self._embedder = embedder
         self._model = model  # a chat model passed in (tests pass a QueueModel)
-        self.store: PaperStore | None = None
+        self.store: Store | None = None
         self.retriever: Retriever | None = None
         self.answerer: Answerer | None = None
         self.paper_count = 0
@@ -77,15 +77,15 @@ class ChatSession:
         """Open (or first fill) the store and build the answerer; returns the paper count."""
         phase = on_phase or (lambda text: None)
         phase("loading the embedding model")
-        from assistant.embeddings import make_embedder
+        from assistant.index.embeddings import make_embedder
 
         embedder = self._embedder or make_embedder(self.settings)
         embedder.preload()
         phase("opening the store")
-        from assistant.store import PaperStore
+        from assistant.index.factory import open_store, open_writable
 
-        store = PaperStore.from_settings(self.settings, embedder=embedder)
-        from assistant.retrieval import Retriever
+        store = open_store(self.settings, embedder=embedder)
+        from assistant.search.retrieval import Retriever
 
         def retriever_of(store: Any) -> Any:
             from_settings = getattr(Retriever, "from_settings", None)  # hybrid, if any
@@ -98,14 +98,15 @@ class ChatSession:
         if retriever is not None:
             phase("loading the index")
         if retriever is None or retriever.index().paper_count == 0:
-            from assistant.cli import BUNDLED_SOURCE
-            from assistant.corpus import bundled_papers
+            from assistant.settings import BUNDLED_SOURCE
+            from assistant.sources.corpus import bundled_papers
 
             papers = bundled_papers()
             phase(f"first run: ingesting the bundled ICML 2026 list ({len(papers)} papers)")
-            store = PaperStore.from_settings(self.settings, embedder=embedder, create=True)
-            store.ingest(papers, source=BUNDLED_SOURCE, progress=on_progress)
+            writable = open_writable(self.settings, embedder=embedder)
+            writable.ingest(papers, source=BUNDLED_SOURCE, progress=on_progress)
             self.ingested = True
+            store = writable
             retriever = retriever_of(store)
         self.paper_count = retriever.index().paper_count
         self.store = store
@@ -119,7 +120,7 @@ class ChatSession:
         return self.paper_count
 
     def _build_answerer(self) -> None:
-        from assistant.answer import build_answerer
+        from assistant.answer.factory import build_answerer
 
         assert self.store is not None
         old = self.answerer
@@ -155,7 +156,7 @@ class ChatSession:
     def ask(self, question: str, *, filters: Filters | None = None,
             history: Sequence[tuple[str, str]] = (), k: int | None = None
             ) -> AsyncIterator[Event]:
-        from assistant.answer import astream
+        from assistant.answer.pipeline import astream
 
         retriever, answerer = self._require()
         return astream(question, retriever=retriever, answerer=answerer,

@@ -15,7 +15,7 @@ from assistant.errors import InputError
 
 if TYPE_CHECKING:
     from assistant.paper import Paper
-    from assistant.retrieval import Filters
+    from assistant.search.retrieval import Filters
 
 COMMANDS: dict[str, str] = {
     "/help": "every key and command",
@@ -69,7 +69,7 @@ class Scope:
         return not (self.venue or self.year or self.author or self.paper_id)
 
     def filters(self) -> Filters:
-        from assistant.retrieval import Filters
+        from assistant.search.retrieval import Filters
 
         return Filters(venue=self.venue, year=self.year, author=self.author,
                        paper_ids=[self.paper_id] if self.paper_id else None)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from assistant.answer import Answer
+    from assistant.answer.types import Answer
 
 
 @dataclass

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -28,9 +28,9 @@ from .abstract import AbstractModal
 from .table import TableModal
 
 if TYPE_CHECKING:
-    from assistant.answer import Answer
+    from assistant.answer.types import Answer
     from assistant.paper import Paper
-    from assistant.tui.app import AssistantApp
+    from assistant.tui.host import ChatHost
     from assistant.tui.widgets.sources import Source
 
 log = logging.getLogger(__name__)
@@ -51,7 +51,10 @@ def error_title(exc: BaseException) -> str:
 
 
 class ChatScreen(Screen[None]):
-    app: AssistantApp  # type: ignore[assignment]
+    @property
+    def host(self) -> ChatHost:
+        """The App, as what this screen needs of it (``tui.host``)."""
+        return cast("ChatHost", self.app)
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Stop", id="chat.cancel",
@@ -154,7 +157,7 @@ class ChatScreen(Screen[None]):
         welcome.ready(message.text)
         if self.views:
             welcome.display = False
-        self.status.set(state="", papers=self.app.session.paper_count)
+        self.status.set(state="", papers=self.host.session.paper_count)
 
     def on_chat_screen_open_failed(self, message: OpenFailed) -> None:
         self.query_one(Welcome).phase(f"The store did not open: {message.text}",
@@ -178,7 +181,7 @@ class ChatScreen(Screen[None]):
         prompt.remember(text)
         prompt.value = ""
         if command is not None:
-            await self.app.run_slash(command)
+            await self.host.run_slash(command)
             return
         if self.streaming is not None:
             prompt.restore(text)
@@ -200,9 +203,9 @@ class ChatScreen(Screen[None]):
 
     @work(exclusive=True, group="answer")
     async def ask(self, question: str, k: int | None = None) -> None:
-        from assistant.answer import Answer, Delta, Finished, Phase, Retrieved
+        from assistant.answer.types import Answer, Delta, Finished, Phase, Retrieved
 
-        app = self.app
+        app = self.host
         scope = self.scope
         view = AnswerView(question, scope=scope.label())
         view.number = len(self.views) + 1
@@ -318,7 +321,7 @@ class ChatScreen(Screen[None]):
         self.open_abstract(message.source, message.view)
 
     def open_abstract(self, source: Source, view: AnswerView | None) -> None:
-        app = self.app
+        app = self.host
         answer = view.answer if view is not None else None
 
         async def evidence() -> Any:
@@ -328,9 +331,9 @@ class ChatScreen(Screen[None]):
             if paper is not None:
                 self.ask_about(paper)
 
-        app.push_screen(AbstractModal(source.paper, score=source.score, n=source.n,
-                                      evidence=evidence if answer is not None else None),
-                        chosen)
+        self.app.push_screen(AbstractModal(source.paper, score=source.score, n=source.n,
+                                           evidence=evidence if answer is not None else None),
+                             chosen)
 
     # -- scope -------------------------------------------------------------------------------
     def ask_about(self, paper: Paper) -> None:
@@ -386,7 +389,7 @@ class ChatScreen(Screen[None]):
         return view.answer
 
     def action_copy(self) -> None:
-        from assistant.export import answer_markdown
+        from assistant.conversations.export import answer_markdown
 
         answer = self._selected_answer()
         if answer is not None:
@@ -397,7 +400,7 @@ class ChatScreen(Screen[None]):
     def action_table(self, fmt: str = "", path: str = "") -> None:
         """The selected answer's cited papers as a table: shown in the chat (no format given),
         or written as a Markdown or CSV file (from the view: m, v)."""
-        from assistant import survey
+        from assistant.answer import survey
 
         answer = self._selected_answer()
         if answer is None or self.selected is None:
@@ -410,7 +413,7 @@ class ChatScreen(Screen[None]):
         def write(chosen: str | None) -> None:
             if chosen:
                 name = f"papers-{self.conversation_id or 'unsaved'}-{number}.{chosen}"
-                self.app.write_export(survey.render(survey.rows(answer), chosen), path,
+                self.host.write_export(survey.render(survey.rows(answer), chosen), path,
                                       default_name=name)
 
         if fmt:
@@ -419,9 +422,9 @@ class ChatScreen(Screen[None]):
             self.app.push_screen(TableModal(survey.rows(answer), question=answer.question), write)
 
     def action_save(self, path: str = "") -> None:
-        from assistant.export import answer_markdown
+        from assistant.conversations.export import answer_markdown
 
         answer = self._selected_answer()
         if answer is not None and self.selected is not None:
             name = f"answer-{self.conversation_id or 'unsaved'}-{self.selected.number}.md"
-            self.app.write_export(answer_markdown(answer), path, default_name=name)
+            self.host.write_export(answer_markdown(answer), path, default_name=name)

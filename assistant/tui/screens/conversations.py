@@ -16,7 +16,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 if TYPE_CHECKING:
-    from assistant.history import Conversation
+    from assistant.conversations.history import Conversation
 
 Search = Callable[[str], Awaitable["list[Conversation]"]]
 Delete = Callable[[int], Awaitable[None]]

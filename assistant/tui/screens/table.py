@@ -11,7 +11,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Static
 
-from assistant.survey import Row
+from assistant.answer.survey import Row
 
 COLUMNS = ("n", "title", "venue, year", "what it proposes", "main result")
 

@@ -11,11 +11,11 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import Markdown, Static
 
-from assistant.export import describe_backend
+from assistant.conversations.export import describe_backend
 
 if TYPE_CHECKING:
-    from assistant.answer import Answer
-    from assistant.retrieval import RetrievedPaper
+    from assistant.answer.types import Answer
+    from assistant.search.retrieval import RetrievedPaper
 
 
 def shown_text(answer: Answer) -> str:

@@ -1,0 +1,203 @@
+"""One question in, one cited answer out. The CLI, the TUI and the evaluations all call this.
+
+    retrieval (Retriever.search) -> the one decision (judge.decision: answer, near miss or
+    refuse; which papers are on topic)
+    -> answerer.select: the numbered sources, in the order [1], [2], ... refer to them
+    -> answerer.stream_answer over exactly those sources
+    -> CitationFilter (checked, renumbered citations) -> Answer with its reference list
+    -> grounding: each answer sentence checked against the abstract it cites
+
+The numbering has one owner: ``select`` returns the list, the answerer cites positions in it,
+and the references are built from the same list. Nothing reorders it in between.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import asdict
+from typing import Any
+
+from assistant.answer.extractive import LIST_K, ExtractiveAnswerer
+from assistant.answer.llm_answerer import LLMAnswerer
+from assistant.answer.types import Answer, Answerer, Delta, Event, Finished, Phase, Retrieved, Turn
+from assistant.citations import Citation, CitationFilter, tidy
+from assistant.errors import LLMStreamCut
+from assistant.judge import grounding
+from assistant.judge.decision import decide
+from assistant.query import compare
+from assistant.query.rewrite import needs_llm
+from assistant.search import query_filters
+from assistant.search.retrieval import Filters, Retrieval, RetrievedPaper, Retriever
+from assistant.textutil import has_cjk, is_list_question
+
+log = logging.getLogger(__name__)
+
+
+REFUSAL = ("The indexed papers do not answer this: none of the {n} papers searched is about "
+           "“{q}”. Try other words, or ingest a paper list that covers it.")
+CJK_OFFLINE = ("The indexed papers do not answer this in the offline mode: the built-in "
+               "answerer matches English abstracts, so a question in Chinese is found only by the "
+               "method names it contains (multilingual search is off, not installed, or this "
+               "collection has more papers than ASSISTANT_MULTILINGUAL_MAX_PAPERS lets it embed). "
+               "Ask in English, name the method, raise that setting, or configure an LLM "
+               "endpoint (OPENAI_BASE_URL) to translate the question.")
+NEAR_MISS_PAPERS = 3
+_LLM_REFUSAL_MARKERS = ("do not answer", "does not answer", "don't answer", "cannot answer",
+                        "no information", "not covered")
+
+
+async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k: int = 6,
+                  filters: Filters | None = None, history: Sequence[Turn] = (),
+                  infer_filters: bool = True, ground: bool = True) -> AsyncIterator[Event]:
+    """Stream the events of one answer: Retrieved, then Deltas, then Finished.
+
+    ``ground`` checks every answer sentence against the abstract it cites (``Answer.grounding``).
+    """
+    t0 = time.perf_counter()
+    question = " ".join(question.split())
+    waits = isinstance(answerer, LLMAnswerer) and needs_llm(question, history)
+    if waits:  # a follow-up (or another language) is rewritten by the LLM first: say so,
+        yield Phase("asking the LLM to make the question standalone…")  # not a slow search
+    search_query = await answerer.rewrite(question, history)
+    if waits:
+        yield Phase("retrieving…")
+    if infer_filters:
+        venues, years = retriever.facets()
+        filters = query_filters.infer(question, venues=venues, years=years, explicit=filters)
+    listing = is_list_question(question)
+    diversity = retriever.mmr_lambda if listing else None
+    if listing:  # a survey lists every relevant paper among more candidates
+        k = max(k, LIST_K)
+    retrieval = retriever.search(search_query, k=k, filters=filters, diversity=diversity)
+    sides = _compared(search_query, retrieval, retriever=retriever, filters=filters, k=k)
+    leads = len(sides)
+    yield Retrieved(retrieval)
+    timings = dict(retrieval.timings)
+    verdict = decide(search_query, retrieval.papers, index=retriever.index(), sides=sides,
+                     multilingual=retrieval.multilingual,
+                     picked=bool(filters and filters.paper_ids))
+    rel, decision = verdict.relevance, verdict.decision
+    extra: dict[str, Any] = {"search_query": search_query, "outcome": verdict.outcome,
+             "answerability": decision.to_dict(),
+             "filters": {k: v for k, v in asdict(filters).items() if v} if filters else {}}
+    if decision.outcome != "answered":
+        result = _unanswered(question, retrieval, retriever=retriever,
+                             answerer=answerer, timings=timings, relevance=rel.to_dict(),
+                             **extra)
+        yield Delta(result.text)
+        timings["total_ms"] = (time.perf_counter() - t0) * 1000
+        if ground:
+            _ground(result, retriever)
+        yield Finished(result)
+        return
+    t_s = time.perf_counter()
+    sources = await answerer.select(question, retrieval.papers, rel, leads=leads)
+    timings["select_ms"] = (time.perf_counter() - t_s) * 1000
+    filt = CitationFilter(len(sources))
+    parts: list[str] = []
+    t1 = time.perf_counter()
+    first: float | None = None
+    cut_reason = ""
+    try:
+        async for raw in answerer.stream_answer(question, sources, history):
+            if first is None:
+                first = (time.perf_counter() - t1) * 1000
+            shown = filt.feed(raw)
+            if shown:
+                parts.append(shown)
+                yield Delta(shown)
+    except LLMStreamCut as exc:  # keep what arrived, marked as cut, with the reason
+        cut_reason = str(exc)
+    tail = filt.flush()
+    if tail:
+        parts.append(tail)
+        yield Delta(tail)
+    text = tidy("".join(parts)).strip()
+    timings["first_token_ms"] = first or 0.0
+    timings["generate_ms"] = (time.perf_counter() - t1) * 1000
+    citations = [Citation(filt.mapping[n], sources[n - 1].paper) for n in filt.order]
+    refused = not citations and any(m in text.lower() for m in _LLM_REFUSAL_MARKERS)
+    result = Answer(question, text, answerer.backend, answerer.model, citations,
+                    retrieval.papers, refused, dict(answerer.usage), timings, filt.dropped,
+                    rel.to_dict(), cut=bool(cut_reason), cut_reason=cut_reason, **extra)
+    if ground:
+        _ground(result, retriever)
+    timings["total_ms"] = (time.perf_counter() - t0) * 1000
+    yield Finished(result)
+
+
+def _unanswered(question: str, retrieval: Retrieval, *, retriever: Retriever,
+                answerer: Answerer, **fields: Any) -> Answer:
+    """A near miss (``fields["outcome"]``) names the closest papers, cited like any claim; a
+    refusal says what to do. Neither calls an LLM."""
+    unreadable = has_cjk(question) and not (answerer.multilingual or retrieval.multilingual)
+    if fields.get("outcome") == "near_miss" and not unreadable:
+        closest = retrieval.papers[:NEAR_MISS_PAPERS]
+        text = ExtractiveAnswerer(embedder=retriever.store.embedder).compose_near_miss(
+            question, closest)
+        citations = [Citation(n, rp.paper) for n, rp in enumerate(closest, 1)]
+    else:
+        n = retriever.index().paper_count if retrieval.papers else 0
+        text = CJK_OFFLINE if unreadable else REFUSAL.format(n=n, q=question)
+        citations = []
+    return Answer(question, text, answerer.backend, answerer.model, citations,
+                  retrieval.papers, True, **fields)
+
+
+def _ground(result: Answer, retriever: Retriever) -> None:
+    """Check every cited sentence against the abstract it cites (grounding.py)."""
+    if not result.citations:
+        return
+    t = time.perf_counter()
+    result.grounding = grounding.ground(result.text, result.citations, result.papers,
+                                        embedder=retriever.store.embedder)
+    result.timings["ground_ms"] = (time.perf_counter() - t) * 1000
+
+
+def _compared(query: str, retrieval: Retrieval, *, retriever: Retriever,
+              filters: Filters | None, k: int) -> list[tuple[str, list[RetrievedPaper]]]:
+    """For "A vs B": each side searched on its own, its best paper put first. Returns each
+    side's query and search results (none when the question compares nothing, or both sides
+    find the same paper)."""
+    pair = compare.sides(query)
+    if not pair or (filters and filters.paper_ids):
+        return []
+    leads: list[RetrievedPaper] = []
+    searched: list[tuple[str, list[RetrievedPaper]]] = []
+    for side in pair:
+        found = retriever.search(side, k=k, filters=filters).papers
+        if found and all(found[0].paper.paper_id != rp.paper.paper_id for rp in leads):
+            leads.append(found[0])
+            searched.append((side, found))
+    if len(leads) < 2:
+        return []
+    ids = {rp.paper.paper_id for rp in leads}
+    rest = [rp for rp in retrieval.papers if rp.paper.paper_id not in ids]
+    retrieval.papers = (leads + rest)[: max(k, 2)]
+    for rank, rp in enumerate(retrieval.papers, 1):
+        rp.rank = rank
+    return searched
+
+
+def answer(question: str, *, retriever: Retriever, answerer: Answerer, k: int = 6,
+           filters: Filters | None = None, history: Sequence[Turn] = (),
+           on_delta: Callable[[str], None] | None = None, infer_filters: bool = True,
+           ground: bool = True) -> Answer:
+    """The synchronous form of ``astream``: returns the finished Answer."""
+
+    async def run() -> Answer:
+        result: Answer | None = None
+        async for event in astream(question, retriever=retriever, answerer=answerer, k=k,
+                                   filters=filters, history=history,
+                                   infer_filters=infer_filters, ground=ground):
+            if isinstance(event, Delta) and on_delta:
+                on_delta(event.text)
+            elif isinstance(event, Finished):
+                result = event.answer
+        assert result is not None
+        return result
+
+    return asyncio.run(run())

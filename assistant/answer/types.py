@@ -1,0 +1,107 @@
+"""What an answer is: the ``Answer`` record, the ``Answerer`` protocol every answerer meets,
+and the events ``pipeline.astream`` streams to the front ends."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from assistant.citations import Citation
+from assistant.judge import grounding
+from assistant.judge.relevance import Relevance
+from assistant.search.retrieval import Retrieval, RetrievedPaper
+
+Turn = tuple[str, str]  # (question, answer)
+
+
+class Answerer(Protocol):
+    backend: str
+    model: str
+    usage: dict[str, Any]
+    multilingual: bool  # False: understands English questions only (the offline answerer)
+
+    async def select(self, question: str, papers: Sequence[RetrievedPaper],
+                     relevance: Relevance, *, leads: int = 0) -> list[RetrievedPaper]:
+        """The sources to answer from, in citation order: ``[n]`` is the n-th of them. The
+        first ``leads`` papers must be among them (a comparison's sides, in order)."""
+        ...
+
+    def stream_answer(self, question: str, sources: Sequence[RetrievedPaper],
+                      history: Sequence[Turn] = ()) -> AsyncIterator[str]: ...
+
+    async def rewrite(self, question: str, history: Sequence[Turn]) -> str: ...
+
+
+@dataclass
+class Answer:
+    question: str
+    text: str
+    backend: str
+    model: str
+    citations: list[Citation]
+    papers: list[RetrievedPaper]
+    refused: bool
+    usage: dict[str, Any] = field(default_factory=dict)
+    timings: dict[str, float] = field(default_factory=dict)
+    dropped_citations: list[int] = field(default_factory=list)
+    relevance: dict[str, Any] = field(default_factory=dict)
+    cut: bool = False
+    cut_reason: str = ""  # why the stream broke off (a cut answer keeps what arrived)
+    search_query: str = ""
+    outcome: str = "answered"  # answered | near_miss (nothing here is about it) | refused
+    answerability: dict[str, Any] = field(default_factory=dict)
+    filters: dict[str, Any] = field(default_factory=dict)
+    grounding: grounding.Grounding | None = None  # per-sentence support and attribution
+
+    def references(self) -> str:
+        return "\n".join(f"[{c.n}] {c.paper.reference()}" for c in self.citations)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "question": self.question,
+            "answer": self.text,
+            "backend": self.backend,
+            "model": self.model,
+            "citations": [c.to_dict() for c in self.citations],
+            "papers": [{"paper_id": rp.paper.paper_id, "title": rp.paper.title,
+                        "score": round(rp.score, 4)} for rp in self.papers],
+            "refused": self.refused,
+            "outcome": self.outcome,
+            "cut": self.cut,
+            "cut_reason": self.cut_reason,
+            "answerability": self.answerability,
+            "usage": self.usage,
+            "timings": {k: round(v, 1) for k, v in self.timings.items()},
+            "dropped_citations": self.dropped_citations,
+            "relevance": self.relevance,
+            "search_query": self.search_query,
+            "filters": self.filters,
+            **(self.grounding.to_dict() if self.grounding else
+               {"sentences": [], "attribution": None}),
+        }
+
+
+# -- events streamed to front ends ----------------------------------------------------------
+@dataclass
+class Retrieved:
+    retrieval: Retrieval
+
+
+@dataclass
+class Delta:
+    text: str
+
+
+@dataclass
+class Finished:
+    answer: Answer
+
+
+@dataclass
+class Phase:
+    """What the answer waits on before its sources come (the chat shows it)."""
+    text: str
+
+
+Event = Phase | Retrieved | Delta | Finished

@@ -1,0 +1,76 @@
+"""`assistant collections`: the corpora a store holds, and removing one."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from typing import Any
+
+
+def add_commands(sub: Any, *, common: Callable[[argparse.ArgumentParser], None]) -> None:
+    p = sub.add_parser("collections", help="the collections in the store: papers, venues and "
+                       "years, embedding model, size; `collections remove NAME`")
+    p.add_argument("action", nargs="?", choices=["list", "remove"], default="list")
+    p.add_argument("name", nargs="?", help="the collection to remove")
+    p.add_argument("--json", action="store_true", help="print one JSON list")
+    common(p)
+
+
+def cmd_collections(args: argparse.Namespace) -> int:
+    from assistant.errors import InputError, StoreNotFound
+    from assistant.index import collections
+    from assistant.index.store import PaperStore
+    from assistant.settings import load_settings
+
+    settings = load_settings(store=args.store, chroma_url=args.chroma_url)
+    store = PaperStore.from_settings(settings, embedder=_NoEmbedder())
+    path = None if settings.chroma_url else settings.store
+    try:
+        client = store.client()
+    except StoreNotFound:
+        if args.action == "remove":
+            raise
+        print(f"no store at {settings.store} yet: `assistant ingest` creates it", file=sys.stderr)
+        return 0
+    if args.action == "remove":
+        if not args.name:
+            raise InputError("name the collection to remove: assistant collections remove NAME")
+        collections.remove(client, args.name, store_path=path)
+        print(f"removed collection {args.name!r} from {store.location}")
+        return 0
+    infos = collections.describe(client, store_path=path)
+    if args.json:
+        sys.stdout.write(json.dumps([i.to_dict() for i in infos], ensure_ascii=False,
+                                    indent=2) + "\n")
+        return 0
+    if not infos:
+        print(f"no collections in {store.location}: `assistant ingest FILE --collection NAME`")
+        return 0
+    print(f"{'collection':<24} {'papers':>7} {'chunks':>8} {'size':>9}  model  venues")
+    for info in infos:
+        print(info.line())
+    if path is not None:
+        print(f"(shared by all: chroma.sqlite3, {collections.shared_bytes(path) / 1e6:.1f} MB; "
+              f"store {store.location})")
+    return 0
+
+
+class _NoEmbedder:
+    """Listing and removing collections embed nothing: no model is loaded."""
+
+    name = ""
+    dim = 0
+
+    def embed(self, texts: Any, *, progress: Any = None) -> Any:
+        raise AssertionError("collections embed nothing")
+
+    def embed_query(self, text: str) -> Any:
+        raise AssertionError("collections embed nothing")
+
+    def preload(self) -> None:
+        pass
+
+
+COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {"collections": cmd_collections}

@@ -1,0 +1,520 @@
+"""The command line: a thin shell over the core. User errors print one line and exit 2."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+from assistant.errors import AssistantError, InputError
+from assistant.settings import BUNDLED_SOURCE
+
+log = logging.getLogger("assistant")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:  # one line, exit 2, says where help is
+        self.exit(2, f"error: {message} (see `{self.prog} --help`)\n")
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--store", type=Path, help="Chroma store directory (ASSISTANT_STORE)")
+    p.add_argument("--collection", help="collection name (ASSISTANT_COLLECTION)")
+    p.add_argument("--chroma-url", help="use a Chroma server, e.g. http://127.0.0.1:8000")
+    p.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+
+
+def _scope(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--venue", help="only papers of this venue (e.g. ICML)")
+    p.add_argument("--year", type=int, help="only papers of this year")
+    p.add_argument("--author", help="only papers with an author whose name contains this")
+    p.add_argument("--status", help="accepted (not rejected or withdrawn), rejected, withdrawn, "
+                   "unpublished, or the list's own status (e.g. Oral)")
+
+
+def _filters(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--k", type=int, help="how many papers to retrieve")
+    _scope(p)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="assistant", description="Answers questions about paper abstracts, "
+                     "citing every claim.")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
+    sub.required = True
+
+    p = sub.add_parser("ingest", help="add paper lists to the store (default: bundled ICML 2026)")
+    p.add_argument("paths", nargs="*", type=Path, metavar="PATH",
+                   help=".txt (header + blank-line-separated abstracts), .json, .jsonl, .csv or "
+                        ".bib (BibTeX; OpenReview, arXiv, Semantic Scholar JSON: see README)")
+    p.add_argument("--no-prune", action="store_true",
+                   help="keep papers that are no longer in the file")
+    p.add_argument("--strict", action="store_true",
+                   help="a record without an abstract or with a repeated id is an error "
+                        "(by default it is skipped and reported)")
+    _common(p)
+
+    p = sub.add_parser("ask", help="answer one question with cited papers")
+    p.add_argument("question")
+    p.add_argument("--backend", choices=["auto", "llm", "extractive"])
+    p.add_argument("--model", help="chat model name (ASSISTANT_MODEL)")
+    p.add_argument("--table", choices=["md", "csv"],
+                   help="print the cited papers as a table (what each proposes, its main "
+                        "result) instead of the prose answer")
+    _filters(p)
+    _common(p)
+
+    p = sub.add_parser("search", help="retrieval only: the ranked papers")
+    p.add_argument("query")
+    _filters(p)
+    _common(p)
+
+    p = sub.add_parser("papers", help="the papers in the store (all, or those the filters pass)")
+    _scope(p)
+    p.add_argument("--json", action="store_true", help="print one JSON list")
+    _common(p)
+
+    p = sub.add_parser("config", help="the effective settings (secrets masked)")
+    p.add_argument("--json", action="store_true")
+    _common(p)
+
+    p = sub.add_parser("eval", help="run a Q&A suite (SUITE.yaml) or `eval retrieval` (BEIR)")
+    p.add_argument("target", metavar="SUITE|retrieval",
+                   help="a suite YAML file, or the word `retrieval` for a BEIR benchmark")
+    p.add_argument("--corpus", type=Path, help="BEIR corpus.jsonl (_id, title, text)")
+    p.add_argument("--queries", type=Path, help="BEIR queries.jsonl (_id, text)")
+    p.add_argument("--qrels", type=Path, help="BEIR qrels TSV (query-id corpus-id score)")
+    p.add_argument("--mode", choices=["hybrid", "dense", "lexical"], help="retrieval side(s)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--baseline", type=Path, help="an earlier run folder to compare with")
+    p.add_argument("--judge", action="store_true", help="also score answers with the LLM judge")
+    p.add_argument("--backend", choices=["auto", "llm", "extractive"])
+    p.add_argument("--split", help="run one part of the suite or of the queries (dev: tune on "
+                   "it; test: report it)")
+    p.add_argument("--splits", type=Path, help="eval retrieval: a JSON file of query-id splits "
+                   "({\"dev\": [...], \"test\": [...]}); --split picks one (default test)")
+    p.add_argument("--runs-dir", type=Path, default=Path("evals/runs"),
+                   help="where reports are written (default evals/runs)")
+    _common(p)
+
+    from assistant.cli import chat as cli_chat  # `chat` and `history` (no Textual import until run)
+
+    cli_chat.add_commands(sub, common=_common)
+    from assistant.cli import collections as cli_collections
+
+    cli_collections.add_commands(sub, common=_common)
+    return parser
+
+
+def _settings(args: argparse.Namespace, **extra: Any) -> Any:
+    from assistant.settings import load_settings
+
+    return load_settings(store=getattr(args, "store", None),
+                         collection=getattr(args, "collection", None),
+                         chroma_url=getattr(args, "chroma_url", None), **extra)
+
+
+def _store(settings: Any, *, create: bool = False) -> Any:
+    from assistant.index.embeddings import make_embedder
+
+    embedder = make_embedder(settings)
+    embedder.preload()  # the model loads while Chroma imports
+    from assistant.index.factory import open_store, open_writable
+
+    if create:
+        return open_writable(settings, embedder=embedder)
+    return open_store(settings, embedder=embedder)
+
+
+def _require_papers(store: Any, retriever: Any) -> None:
+    """An empty collection is reported as such, with the command that fills it."""
+    from assistant.errors import StoreNotFound
+
+    if retriever.index().paper_count == 0:
+        fill = ("assistant ingest" if store.name == "icml2026" else
+                f"assistant ingest FILE --collection {store.name}")
+        raise StoreNotFound(f"collection {store.name!r} in {store.location} holds no papers: "
+                            f"fill it with `{fill}`")
+
+
+def _print_json(obj: Any) -> None:
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=2) + "\n")
+
+
+# -- commands -------------------------------------------------------------------------------
+def cmd_ingest(args: argparse.Namespace) -> int:
+    from assistant.sources.corpus import bundled_papers, load_papers
+
+    settings = _settings(args)
+    sources: list[tuple[str, Any]] = []
+    if not args.paths:
+        sources.append((BUNDLED_SOURCE, bundled_papers()))
+    for path in args.paths:  # parse everything before touching the store
+        sources.append((str(path.resolve()), load_papers(path)))
+        notes = sources[-1][1].notes(path)
+        if notes and args.strict:
+            raise InputError(f"{notes[0]}; --strict: nothing was written")
+        for note in notes:
+            print(f"note: {note}", file=sys.stderr)
+    store = _store(settings, create=True)
+    from assistant.index.chunk_index import ensure_index
+
+    with store.write_lock(on_wait=lambda: print(
+            f"waiting for another ingest into {store.location} to finish...", file=sys.stderr)):
+        while sources:  # each list is let go once written: the index build needs the room
+            source, papers = sources.pop(0)
+            report = _ingest_with_progress(store, papers, source, prune=not args.no_prune)
+            print(report.summary())
+            del papers
+        import gc
+
+        release = getattr(store.embedder, "release", None)
+        if release is not None:  # the model's memory is not needed to build the index
+            release()
+        gc.collect()
+        index = ensure_index(store, k1=settings.bm25_k1, b=settings.bm25_b)
+    print(f"collection {store.name!r} in {store.location}: {index.paper_count} papers")
+    return 0
+
+
+def _ingest_with_progress(store: Any, papers: list[Any], source: str, *, prune: bool) -> Any:
+    """Ingest with a progress bar in papers (chunks, rate and ETA beside it) on a terminal."""
+    from assistant.index import ingest
+
+    if not sys.stderr.isatty():
+        return ingest.run(store, papers, source=source, prune=prune)
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                  TextColumn("papers · {task.fields[chunks]} chunks · {task.fields[rate]}"),
+                  TimeRemainingColumn(), transient=True, console=_stderr_console()) as bar:
+        task = bar.add_task("embedding", total=None, chunks=0, rate="")
+
+        def tick(state: ingest.Progress) -> None:
+            bar.update(task, completed=state.papers_done, total=state.papers_total,
+                       chunks=state.chunks_done,
+                       rate=f"{state.rate:.1f} papers/s" if state.papers_done else "")
+
+        return ingest.run(store, papers, source=source, prune=prune, progress=tick)
+
+
+def _stderr_console() -> Any:
+    from rich.console import Console
+
+    return Console(stderr=True)
+
+
+def _filters_from(args: argparse.Namespace) -> Any:
+    from assistant.search.retrieval import Filters
+
+    return Filters(venue=args.venue, year=args.year, author=args.author, status=args.status)
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    from assistant.answer.factory import build_answerer
+    from assistant.answer.pipeline import answer
+    from assistant.search.retrieval import Retriever
+
+    settings = _settings(args, backend=args.backend, model=args.model, k=args.k)
+    store = _store(settings)
+    retriever = Retriever.from_settings(settings, store=store)
+    _require_papers(store, retriever)
+    if retriever.multilingual is not None:  # first Chinese question over a new collection
+        retriever.multilingual.on_progress = lambda done, total: print(
+            f"\rmultilingual search, once for this collection: {done}/{total} papers embedded",
+            end="\n" if done == total else "", file=sys.stderr, flush=True)
+    answerer = build_answerer(settings, embedder=store.embedder)
+    stream = not args.json and not args.table and sys.stdout.isatty()
+
+    def show(text: str) -> None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+    result = answer(args.question, retriever=retriever, answerer=answerer, k=settings.k,
+                    filters=_filters_from(args), on_delta=show if stream else None)
+    if args.json:
+        _print_json(result.to_dict())
+        return 3 if result.cut else 0
+    if args.table:
+        from assistant.answer import survey
+
+        if not result.citations:
+            sys.stdout.write(result.text + "\n")
+            return 0
+        sys.stdout.write(survey.render(survey.rows(result), args.table))
+        return 0
+    g = result.grounding
+    if not stream:
+        sys.stdout.write(g.marked(result.text) if g else result.text)
+    sys.stdout.write("\n")
+    if result.citations:
+        sys.stdout.write("\nReferences\n" + result.references() + "\n")
+    if g and g.flagged():
+        sys.stdout.write("\n" + "\n".join(_support_lines(result)) + "\n")
+    note = f"{result.backend}:{result.model} · {result.timings.get('total_ms', 0):.0f} ms"
+    if g:
+        summary = g.summary()
+        note += f" · {summary['supported']} of {summary['claims']} claims supported"
+    if result.dropped_citations:
+        note += f" · dropped citations of missing sources: {result.dropped_citations}"
+    print(note, file=sys.stderr)
+    if result.cut:
+        print(f"warning: the answer is cut (kept what arrived): {result.cut_reason}",
+              file=sys.stderr)
+        return 3
+    return 0
+
+
+def _clip(text: str, n: int = 160) -> str:
+    return text if len(text) <= n else text[: n - 1].rstrip() + "…"
+
+
+def _support_lines(result: Any) -> list[str]:
+    """What the support check flagged, sentence by sentence, with the evidence it found."""
+    from assistant.judge.grounding import mark_of
+
+    titles = {rp.paper.paper_id: rp.paper.title for rp in result.papers}
+    n_of = {c.paper.paper_id: c.n for c in result.citations}
+    lines = ["Support check (each sentence against the abstract it cites):"]
+    for s in result.grounding.flagged():
+        w = s.weakest
+        lines.append(f"  ⚠ {mark_of(s)}: “{_clip(s.text)}”")
+        if any(c.misattributed for c in s.claims):
+            c = next(c for c in s.claims if c.misattributed)
+            where = (f"[{n_of[c.best_paper_id]}]" if c.best_paper_id in n_of
+                     else f"“{titles.get(c.best_paper_id or '', '?')}”")
+            lines.append(f"      best supported by {where}, not by {c.cites}")
+        elif w is not None and w.evidence:
+            lines.append(f"      closest in [{w.n}] (score {w.score:.2f}): “{_clip(w.evidence)}”")
+            if w.missing_numbers:
+                lines.append(f"      numbers the paper does not state: "
+                             f"{', '.join(w.missing_numbers)}")
+    return lines
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    from assistant.judge.decision import decide
+    from assistant.search.retrieval import Retriever
+
+    settings = _settings(args, k=args.k)
+    store = _store(settings)
+    retriever = Retriever.from_settings(settings, store=store)
+    _require_papers(store, retriever)
+    retrieval = retriever.search(
+        args.query, k=args.k or 10, filters=_filters_from(args))
+    verdict = decide(args.query, retrieval.papers, index=retriever.index(),
+                     multilingual=retrieval.multilingual)
+    if args.json:
+        _print_json({"query": args.query, "outcome": verdict.outcome,
+                     "relevance": verdict.relevance.to_dict(),
+                     "timings": {k: round(v, 1) for k, v in retrieval.timings.items()},
+                     "papers": [{"rank": rp.rank, "paper_id": rp.paper.paper_id,
+                                 "title": rp.paper.title, "venue": rp.paper.venue,
+                                 "year": rp.paper.year, "status": rp.paper.status,
+                                 "score": round(rp.score, 4)}
+                                for rp in retrieval.papers]})
+        return 0
+    for rp in retrieval.papers:
+        print(f"{rp.rank:>3}. {rp.score:.3f}  {rp.paper.display_title}  "
+              f"({rp.paper.venue_year})  [{rp.paper.paper_id}]")
+    if verdict.outcome == "refused":
+        print("(nothing here looks relevant to the query)", file=sys.stderr)
+    elif verdict.outcome == "near_miss":
+        print("(nothing here is clearly about the query: these are the closest papers)",
+              file=sys.stderr)
+    return 0
+
+
+def paper_json(p: Any) -> dict[str, Any]:
+    """One paper as `papers --json` prints it."""
+    return {"paper_id": p.paper_id, "title": p.title, "title_derived": p.title_derived,
+            "venue": p.venue, "year": p.year, "authors": p.authors, "url": p.url,
+            "code_url": p.code_url, "status": p.status, "tldr": p.tldr,
+            "keywords": p.keywords, "abstract": p.abstract}
+
+
+def cmd_papers(args: argparse.Namespace) -> int:
+    store = _store(_settings(args))
+    filters = _filters_from(args)
+    every = store.papers()
+    if filters.status:
+        from assistant.paper import require_status
+
+        require_status(filters.status, (p.status_tags for p in every))
+    papers = [p for p in every if filters.accepts(p)]
+    if args.json:
+        _print_json([paper_json(p) for p in papers])
+        return 0
+    for p in papers:
+        print(f"{p.paper_id}  {p.venue_year:<10}  {p.display_title}")
+    matched = f"{len(papers)} of {len(every)}" if len(papers) < len(every) else str(len(papers))
+    print(f"{matched} papers in collection {store.name!r}", file=sys.stderr)
+    return 0
+
+
+def cmd_config(args: argparse.Namespace) -> int:
+    from assistant.settings import config_file
+
+    values = _settings(args).masked()
+    if args.json:
+        _print_json(values)
+        return 0
+    print(f"# config file: {config_file()}")
+    for key, value in values.items():
+        print(f"{key} = {value!r}" if value is not None else f"{key} = (unset)")
+    return 0
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    from assistant.search.retrieval import Retriever
+
+    if args.target == "retrieval":
+        from assistant.evaluation import beir
+
+        if not (args.corpus and args.queries and args.qrels):
+            raise InputError("eval retrieval needs --corpus, --queries and --qrels")
+        args.collection = args.collection or beir.default_collection(args.corpus)
+        settings = _settings(args)
+        if args.store is None and not settings.chroma_url:  # never the user's own store
+            settings.store = settings.store.with_name(settings.store.name + "-bench")
+        store = _store(settings, create=True)
+        from assistant.sources.corpus import load_papers
+
+        print(f"benchmark store: {store.location} (collection {store.name!r})", file=sys.stderr)
+        print(_ingest_with_progress(store, load_papers(args.corpus), str(args.corpus.resolve()),
+                                    prune=True).summary(), file=sys.stderr)
+        result = beir.evaluate(corpus=args.corpus, queries=args.queries, qrels=args.qrels,
+                               store=store,
+                               retriever=Retriever.from_settings(settings, store=store),
+                               mode=args.mode or settings.retrieval_mode,
+                               progress=lambda m: print(m, file=sys.stderr),
+                               only=(beir.split_ids(args.splits, args.split or "test")
+                                     if args.splits else None))
+        if args.json:
+            _print_json(result)
+        else:
+            for key, value in result.items():
+                print(f"{key:<16} {value}")
+        return 0
+    return _eval_suite(args)
+
+
+def _eval_suite(args: argparse.Namespace) -> int:
+    from assistant.answer.factory import build_answerer
+    from assistant.evaluation import runner
+    from assistant.evaluation.suite import load_suite
+    from assistant.search.retrieval import Retriever
+
+    suite = load_suite(Path(args.target))
+    if args.split:
+        suite = suite.only(args.split)
+    settings = _settings(args, backend=args.backend)
+    if suite.collection and not args.collection:
+        settings = settings.model_copy(update={"collection": suite.collection})
+    store = _store(settings, create=True)
+    if store.paper_count() == 0 and settings.collection == "icml2026":
+        from assistant.sources.corpus import bundled_papers
+
+        print(store.ingest(bundled_papers(), source=BUNDLED_SOURCE).summary(), file=sys.stderr)
+    elif store.paper_count() == 0:
+        raise InputError(f"collection {settings.collection!r} in {store.location} holds no "
+                         f"papers: ingest the papers this suite asks about first (assistant "
+                         f"ingest FILE --collection {settings.collection}; see the suite's "
+                         f"header)")
+    baseline = runner.load_baseline(args.baseline) if args.baseline else None
+    answerer = build_answerer(settings, embedder=store.embedder)
+    judge = None
+    if args.judge:
+        from assistant.answer.llm_answerer import LLMAnswerer
+
+        judge_answerer = build_answerer(settings.model_copy(update={"backend": "llm"}),
+                                        embedder=store.embedder)
+        assert isinstance(judge_answerer, LLMAnswerer)
+        judge = judge_answerer.chat
+    result = runner.run_suite(suite, retriever=Retriever.from_settings(settings, store=store),
+                              answerer=answerer, judge_model=judge,
+                              progress=None if args.json else lambda m: print(m, file=sys.stderr))
+    out = runner.write_reports(result, args.runs_dir, baseline)
+    if args.json:
+        _print_json({"report": str(out), **{k: result[k] for k in
+                                            ("suite", "overall", "failures", "passed")}})
+    else:
+        for key, value in result["overall"].items():
+            bound = suite.thresholds.get(key)
+            print(f"{key:<20} {value}" + (f"   (threshold {bound})" if bound is not None else ""))
+        print(f"report: {out / 'report.md'}")
+        for f in result["failures"]:
+            print(f"threshold missed: {f['metric']} = {f['value']} (needs {f['threshold']})",
+                  file=sys.stderr)
+    return 0 if result["passed"] else 1
+
+
+COMMANDS = {"ingest": cmd_ingest, "eval": cmd_eval, "ask": cmd_ask, "search": cmd_search,
+            "papers": cmd_papers,
+            "config": cmd_config}
+
+
+def _setup_logging(verbose: bool) -> None:
+    logging.basicConfig(level=logging.DEBUG if verbose else logging.WARNING,
+                        format="%(levelname)s %(name)s: %(message)s")
+    for noisy in ("openai", "httpx", "httpcore", "chromadb", "urllib3", "bm25s"):
+        logging.getLogger(noisy).setLevel(logging.DEBUG if verbose else logging.ERROR)
+    from assistant.settings import RedactingFilter
+
+    for handler in logging.getLogger().handlers:  # httpx logs each request's URL, credentials
+        handler.addFilter(RedactingFilter())       # in it; openai's debug log the headers
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from assistant.settings import redact
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    _setup_logging(getattr(args, "verbose", False))
+    try:
+        if getattr(args, "k", None) is not None and not 1 <= args.k <= 50:
+            raise InputError("--k must be between 1 and 50")
+        from assistant.cli import chat as cli_chat
+        from assistant.cli import collections as cli_collections
+        return {**COMMANDS, **cli_chat.COMMANDS, **cli_collections.COMMANDS}[args.command](args)
+    except AssistantError as exc:
+        print(f"error: {redact(str(exc))}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:
+        if getattr(args, "verbose", False):
+            raise
+        if type(exc).__module__.startswith("chromadb"):  # Chroma failed reading the store
+            print(f"error: {damaged_store_message(args)} ({type(exc).__name__}: "
+                  f"{redact(str(exc))[:120]})", file=sys.stderr)
+            return 2
+        print(f"error: unexpected {type(exc).__name__}: {redact(str(exc))} (run with --verbose "
+              "for details)",
+              file=sys.stderr)
+        return 1
+    except BaseException as exc:  # a Rust panic inside Chroma (pyo3 PanicException)
+        if type(exc).__name__ != "PanicException" or getattr(args, "verbose", False):
+            raise
+        print(f"error: {damaged_store_message(args)}", file=sys.stderr)
+        return 2
+
+
+def damaged_store_message(args: argparse.Namespace) -> str:
+    where = getattr(args, "store", None) or "the store"
+    return (f"Chroma could not read {where}: its chroma.sqlite3 looks damaged. Restore it from "
+            "a backup, or re-ingest into a new --store (or --collection)")

@@ -1,0 +1,476 @@
+"""The chunk index: BM25 (bm25s, Lucene scoring, Snowball stemming) and exact vectors.
+
+It is derived data; the Chroma collection stays the source of truth. It lives beside the store
+(``<store>/index/<collection>/``, or a user cache folder for a Chroma server), records the
+collection revision it was built from, and is rebuilt from the collection whenever it is
+missing or stale — so a client of a Chroma server can rebuild it too.
+
+It holds, in one row order: the BM25 index of the chunk text, each chunk's vector (exact dense
+search is a 0.2 ms matrix product at 11k chunks, against ~17 ms for Chroma's HNSW query at the
+200-candidate depth fusion wants), and each chunk's paper id, venue, year, authors and
+status (with ``accepted``, from the paper record on chunk 0), so one filter mask applies to both
+retrieval sides inside candidate generation: a filtered search ranks only the papers that pass.
+The manifest records the format; an index of another format is rebuilt like a stale one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import logging
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from assistant.errors import StoreError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from assistant.index.protocol import Store
+
+log = logging.getLogger(__name__)
+FORMAT = 5  # 3: per-chunk authors, status and accepted; 4: paper records (records.db);
+# 5: vectors one column a chunk in float16, records as packed text
+_COLUMNS = ("ids", "papers", "venues", "years", "authors", "status", "accepted")
+
+
+@functools.cache
+def _bm25s() -> Any:
+    """bm25s, imported once; its import sets its own logger to DEBUG, which would print
+    "Building index from tokens" on every ingest: keep it at the root logger's level."""
+    import bm25s
+
+    logging.getLogger("bm25s").setLevel(logging.getLogger().getEffectiveLevel())
+    return bm25s
+
+
+@functools.cache
+def _stemmer() -> Any:
+    import Stemmer
+
+    return Stemmer.Stemmer("english")
+
+
+def tokenize(texts: list[str]) -> list[list[str]]:
+    return list(_bm25s().tokenize(texts, stemmer=_stemmer(), stopwords="english",
+                                  return_ids=False, show_progress=False))
+
+
+@dataclass
+class IndexHit:
+    chunk_id: str
+    paper_id: str
+    score: float
+
+
+class ChunkIndex:
+    def __init__(self, directory: Path, *, k1: float = 0.9, b: float = 0.4) -> None:
+        self.directory = Path(directory)
+        self.k1 = k1
+        self.b = b
+        self._bm25: Any = None
+        self._meta: dict[str, Any] = {}
+        self._papers: Any = None
+        self._venues: Any = None
+        self._years: Any = None
+        self._vectors: Any = None
+        self._row: dict[str, int] = {}
+        self._paper_of: Any = None  # chunk row -> row in _paper_ids
+        self._paper_ids: Any = None
+        self._first_chunk: dict[str, str] = {}
+        self._first: Any = ()  # per paper: its first chunk row
+        self._names: list[list[str]] = []  # per paper: author names, lower case
+        self._tags: list[frozenset[str]] = []  # per paper: what a status filter matches
+        self._paper_masks: dict[tuple[str, str], Any] = {}
+
+    # -- lifecycle -----------------------------------------------------------------------
+    def _manifest(self) -> dict[str, Any] | None:
+        """The index's manifest, or None (missing or unreadable)."""
+        try:
+            data = json.loads((self.directory / "manifest.json").read_text())
+        except (OSError, json.JSONDecodeError):
+            return None
+        return data if isinstance(data, dict) else None
+
+    def _matches(self, data: dict[str, Any] | None) -> bool:
+        return (data is not None and data.get("format") == FORMAT and data.get("k1") == self.k1
+                and data.get("b") == self.b)
+
+    @property
+    def revision(self) -> str | None:
+        data = self._manifest()
+        return data.get("revision") if data is not None and self._matches(data) else None
+
+    def usable(self) -> bool:
+        """An index of this format and these BM25 parameters is there (whatever revision)."""
+        return self._matches(self._manifest())
+
+    def intact(self) -> bool:
+        """Every file as the manifest recorded it (size and CRC-32)? The CRCs are computed
+        again only when a file's size or modification time differs from the last check that
+        passed (kept in ``verified.json`` beside the index): writing a file changes its time."""
+        data = self._manifest()
+        if data is None:
+            return False
+        recorded = data.get("files")
+        if recorded is None:
+            return True  # written before checksums: trusted as before
+        stamp_file = self.directory.parent / f".{self.directory.name}.verified.json"
+        stamp = _stamp(self.directory)
+        try:
+            if json.loads(stamp_file.read_text()) == stamp:
+                return True
+        except (OSError, json.JSONDecodeError):
+            pass
+        ok = {k: list(v) for k, v in recorded.items()} == _checksums(self.directory)
+        if ok:
+            with contextlib.suppress(OSError):  # a read-only store is checked every time
+                stamp_file.write_text(json.dumps(stamp))
+        return ok
+
+    def build(self, rows: list[tuple[str, str, dict[str, Any]]], *, revision: str,
+              vectors: Any = None) -> None:
+        """Index (chunk id, text, metadata) rows and their vectors; built in a temp dir, then
+        swapped in, so a reader never sees half an index."""
+        import numpy as np
+
+        bm25s = _bm25s()
+        self.directory.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=".index-", dir=self.directory.parent))
+        try:
+            ids = [r[0] for r in rows]
+            status = _statuses(rows)
+            papers = [r[2].get("paper_id", "") for r in rows]
+            meta = {"ids": ids, "papers": papers,
+                    "venues": [r[2].get("venue_lc", "") for r in rows],
+                    "years": [int(r[2].get("year") or 0) for r in rows],
+                    "authors": [str(r[2].get("authors") or "") for r in rows],
+                    "status": [status.get(p, ("", None))[0] for p in papers],
+                    "accepted": [status.get(p, ("", None))[1] for p in papers]}
+            if rows:
+                bm25 = bm25s.BM25(k1=self.k1, b=self.b, method="lucene")
+                # token ids with one vocabulary, not a string per token: a third of the
+                # build's peak memory at 33k chunks
+                bm25.index(_bm25s().tokenize([r[1] for r in rows], stemmer=_stemmer(),
+                                             stopwords="english", return_ids=True,
+                                             show_progress=False), show_progress=False)
+                bm25.save(str(tmp / "bm25"), show_progress=False)
+            (tmp / "chunks.json").write_text(json.dumps(meta))
+            _write_records(tmp / "records.db", rows)
+            if vectors is not None and len(rows):  # one column a chunk, half precision
+                np.save(tmp / "vectors.npy", np.ascontiguousarray(
+                    np.asarray(vectors, dtype=np.float32).T.astype(np.float16)))
+            (tmp / "manifest.json").write_text(json.dumps(
+                {"format": FORMAT, "revision": revision, "count": len(rows),
+                 "papers": len(set(papers)), "k1": self.k1,
+                 "b": self.b, "files": _checksums(tmp)}))
+            if self.directory.exists():
+                shutil.rmtree(self.directory)
+            os.replace(tmp, self.directory)
+        except Exception:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        self._bm25 = None
+        self._row = {}
+        self._paper_masks = {}
+
+    def load(self) -> None:
+        import numpy as np
+
+        bm25s = _bm25s()
+        if self._bm25 is not None:
+            return
+        try:
+            self._meta = json.loads((self.directory / "chunks.json").read_text())
+            missing = [c for c in _COLUMNS if c not in self._meta]
+            if missing:
+                raise ValueError(f"no {', '.join(missing)}: an older format")
+            bm25_dir = self.directory / "bm25"
+            self._bm25 = (bm25s.BM25.load(str(bm25_dir), mmap=False, show_progress=False)
+                          if bm25_dir.exists() else False)
+        except (OSError, ValueError) as exc:
+            raise StoreError(f"the chunk index at {self.directory} is unreadable ({exc}): "
+                             "delete that folder and it will be rebuilt") from None
+        self._papers = np.asarray(self._meta["papers"], dtype=object)
+        self._venues = np.asarray(self._meta["venues"], dtype=object)
+        self._years = np.asarray(self._meta["years"], dtype=np.int32)
+        self._load_papers()
+        vec_path = self.directory / "vectors.npy"
+        # kept one column a chunk: numpy's (BLAS) vector-matrix product over that layout is 2.4x
+        # faster than matrix-vector over rows at 33k chunks on one thread (bench/scale.py)
+        self._vectors = (np.load(vec_path).astype(np.float32) if vec_path.exists() else None)
+
+    def _load_papers(self) -> None:
+        """Per-paper author names and status tags: a filter is tested once a paper, not once a
+        chunk, then spread to the paper's chunks."""
+        import numpy as np
+
+        papers = self._meta["papers"]
+        self._paper_ids, first, self._paper_of = np.unique(
+            np.asarray(papers, dtype=str), return_index=True, return_inverse=True)
+        self._first_chunk = {str(self._paper_ids[k]): self._meta["ids"][i]
+                             for k, i in enumerate(first)}
+        self._first = first
+        self._names, self._tags = [], []  # made on the first author or status filter
+        self._paper_masks = {}
+
+    def _per_paper(self) -> None:
+        """Each paper's author names and status tags (half a second at 23k papers: only a
+        question with an author or status filter pays it)."""
+        from assistant.paper import tags_for
+
+        if self._names or not len(self._first):
+            return
+        self._names = [[a.strip().lower() for a in self._meta["authors"][i].split(";")
+                        if a.strip()] for i in self._first]
+        self._tags = [tags_for(self._meta["status"][i], self._meta["accepted"][i])
+                      for i in self._first]
+
+    def paper_mask(self, *, author: str | None = None, status: str | None = None) -> Any:
+        """Per paper (rows of ``paper_ids_of``): does it pass the author and status filters?
+        ``author`` is a case-insensitive substring of any author's name; ``status`` is one of
+        the paper's status tags (see ``assistant.paper.tags_for``), case-insensitive."""
+        import numpy as np
+
+        self.load()
+        key = (" ".join((author or "").lower().split()), " ".join((status or "").lower().split()))
+        if key not in self._paper_masks:
+            self._per_paper()
+            needle, want = key
+            self._paper_masks[key] = np.fromiter(
+                ((not needle or any(needle in name for name in names))
+                 and (not want or want in tags)
+                 for names, tags in zip(self._names, self._tags, strict=True)),
+                dtype=bool, count=len(self._names))
+        return self._paper_masks[key]
+
+    def status_tags(self) -> list[frozenset[str]]:
+        """Each paper's status tags (what a status filter can match)."""
+        self.load()
+        self._per_paper()
+        return list(self._tags)
+
+    def paper_ids_of(self, paper_mask: Any) -> list[str]:
+        """The paper ids a per-paper mask selects."""
+        self.load()
+        return [str(p) for p in self._paper_ids[paper_mask]]
+
+    @property
+    def paper_count(self) -> int:
+        if self._bm25 is None:  # not loaded: the manifest says, when it is whole
+            data = self._manifest()
+            if data is not None and isinstance(data.get("papers"), int) and self.intact():
+                return int(data["papers"])
+        self.load()
+        return len(self._paper_ids)
+
+    def papers(self, ids: list[str]) -> list[Any] | None:
+        """The paper records of these ids, in that order, read from the index (so a question
+        needs no Chroma client); None when this index keeps no records (an older one)."""
+        from assistant.index.records import unpack_z
+        from assistant.index.sqlite_ro import read_only
+        from assistant.paper import Paper
+
+        db = self.directory / "records.db"
+        if not db.exists():
+            return None
+        with read_only(db) as con:
+            found = dict(con.execute(
+                f"SELECT id, rec FROM records WHERE id IN ({','.join('?' * len(ids))})",
+                ids).fetchall()) if ids else {}
+        return [Paper.from_dict(json.loads(found[i][5:]) if found[i].startswith("json:")
+                                else unpack_z(found[i])) for i in ids if i in found]
+
+    def paper_level(self, scores: dict[str, float], mask: np.ndarray | None
+                    ) -> dict[str, tuple[float, list[str]]]:
+        """Per-paper scores (a side that scores whole papers, multilingual.py) in the shape
+        the chunk sides aggregate to: only papers with a chunk passing ``mask``, each with its
+        first chunk."""
+        self.load()
+        allowed = None if mask is None else {str(p) for p in self._papers[mask]}
+        return {p: (s, [self._first_chunk[p]]) for p, s in scores.items()
+                if p in self._first_chunk and (allowed is None or p in allowed)}
+
+    def facets(self) -> tuple[set[str], set[int]]:
+        """The venues (lower case) and years the index holds, for reading filters."""
+        self.load()
+        return set(self._meta["venues"]) - {""}, set(self._meta["years"]) - {0}
+
+    # -- search --------------------------------------------------------------------------
+    def mask(self, *, venue: str | None = None, year: int | None = None,
+             author: str | None = None, status: str | None = None,
+             paper_ids: list[str] | None = None) -> np.ndarray | None:
+        """The chunks that pass every given filter (None: no filter given)."""
+        import numpy as np
+
+        self.load()
+        if not (venue or year or author or status or paper_ids):
+            return None
+        m = np.ones(len(self._meta["ids"]), dtype=bool)
+        if venue:
+            m &= self._venues == venue.lower()
+        if year:
+            m &= self._years == int(year)
+        if author or status:
+            m &= self.paper_mask(author=author, status=status)[self._paper_of]
+        if paper_ids:
+            m &= np.isin(self._papers, list(paper_ids))
+        return m
+
+    def vectors_of(self, chunk_ids: list[str]) -> Any:
+        """The stored vectors of these chunks (rows in the given order)."""
+        self.load()
+        if self._vectors is None:
+            return None
+        if not self._row:
+            self._row = {cid: i for i, cid in enumerate(self._meta["ids"])}
+        return self._vectors[:, [self._row[c] for c in chunk_ids]].T
+
+    @property
+    def has_vectors(self) -> bool:
+        self.load()
+        return self._vectors is not None
+
+    def dense(self, vector: Any, *, n: int, mask: np.ndarray | None = None) -> list[IndexHit]:
+        """Exact cosine search over the chunk vectors (rows are L2-normalised)."""
+        import numpy as np
+
+        self.load()
+        if self._vectors is None or not self._vectors.shape[1]:
+            return []
+        scores = np.asarray(vector, dtype=np.float32) @ self._vectors
+        if mask is not None:
+            scores = np.where(mask, scores, -np.inf)
+        return self._top(scores, n, positive=False)
+
+    def _top(self, scores: Any, n: int, *, positive: bool) -> list[IndexHit]:
+        import numpy as np
+
+        n = min(n, len(scores))
+        top = np.argpartition(-scores, n - 1)[:n] if n < len(scores) else np.arange(len(scores))
+        top = top[np.argsort(-scores[top], kind="stable")]
+        ids, papers = self._meta["ids"], self._meta["papers"]
+        keep = (scores[top] > 0) if positive else np.isfinite(scores[top])
+        return [IndexHit(ids[i], papers[i], float(scores[i])) for i, k in zip(top, keep,
+                                                                                 strict=True) if k]
+
+    def search(self, query: str, *, n: int, mask: np.ndarray | None = None) -> list[IndexHit]:
+        import numpy as np
+
+        self.load()
+        if not self._bm25:
+            return []
+        q = tokenize([query])[0]
+        if not q:
+            return []
+        scores = np.asarray(self._bm25.get_scores(q), dtype=np.float32)
+        if mask is not None:
+            scores = np.where(mask, scores, 0.0)
+        return self._top(scores, n, positive=True)
+
+
+def _statuses(rows: list[tuple[str, str, dict[str, Any]]]) -> dict[str, tuple[str, Any]]:
+    """paper id -> (status, accepted), read from the paper record that chunk 0 carries (so a
+    store ingested before status filters existed needs no re-ingest)."""
+    out: dict[str, tuple[str, Any]] = {}
+    from assistant.index.records import record_json
+
+    for _, _, meta in rows:
+        if "_status" in meta:  # taken from the record when the rows were read (store.py)
+            out[str(meta.get("paper_id", ""))] = (str(meta["_status"]), meta.get("_accepted"))
+            continue
+        try:
+            record = record_json(meta)
+        except (TypeError, ValueError, AttributeError, KeyError):
+            continue
+        if record is None:
+            continue
+        extra = record.get("extra") or {}
+        accepted = extra.get("accepted")
+        out[str(meta.get("paper_id", ""))] = (
+            str(extra.get("status") or ""),
+            accepted if isinstance(accepted, bool | str | int | float) else None)
+    return out
+
+
+def _stamp(directory: Path) -> dict[str, list[int]]:
+    """Size and modification time (ns) of every file of an index."""
+    return {str(f.relative_to(directory)): [f.stat().st_size, f.stat().st_mtime_ns]
+            for f in sorted(directory.rglob("*")) if f.is_file()}
+
+
+def _checksums(directory: Path) -> dict[str, list[int]]:
+    """Size and CRC-32 of every file of an index (the manifest aside)."""
+    import zlib
+
+    out = {}
+    for f in sorted(directory.rglob("*")):
+        if f.is_file() and f.name != "manifest.json":
+            crc = 0
+            with f.open("rb") as fh:
+                while block := fh.read(1 << 20):
+                    crc = zlib.crc32(block, crc)
+            out[str(f.relative_to(directory))] = [f.stat().st_size, crc]
+    return out
+
+
+def _write_records(path: Path, rows: list[tuple[str, str, dict[str, Any]]]) -> None:
+    """Each paper's record (chunk 0's packed record, joined from its pieces) by id, in a small
+    SQLite file."""
+    import sqlite3
+
+    from assistant.index.records import joined
+
+    with sqlite3.connect(path) as con:
+        con.execute("CREATE TABLE records (id TEXT PRIMARY KEY, rec TEXT NOT NULL)")
+        con.executemany("INSERT OR REPLACE INTO records VALUES (?, ?)", [
+            (str(m["paper_id"]), joined(m) if "paper_z" in m else "json:" + str(m["paper"]))
+            for _, _, m in rows if m.get("chunk") == 0 and ("paper_z" in m or "paper" in m)])
+    con.close()
+
+
+def index_root(store_path: Path) -> Path:
+    """Where an embedded store keeps its collections' derived indexes."""
+    return store_path / "index"
+
+
+def index_dir(store: Store) -> Path:
+    if store.path is not None:
+        return index_root(store.path) / store.name
+    base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "assistant"
+    safe = "".join(c if c.isalnum() else "_" for c in (store.url or "server"))
+    return base / "index" / safe / store.name
+
+
+def ensure_index(store: Store, *, k1: float = 0.9, b: float = 0.4) -> ChunkIndex:
+    """The store's chunk index, rebuilt from the collection if missing, stale or damaged (a
+    file whose size or checksum is not the one the manifest recorded)."""
+    index = ChunkIndex(index_dir(store), k1=k1, b=b)
+    revision = store.revision()
+    if index.revision == revision and not index.intact():
+        log.warning("the chunk index at %s is damaged: rebuilding it", index.directory)
+        revision_ok = False
+    else:
+        revision_ok = index.revision == revision
+    if not revision_ok:
+        whole = index.usable() and index.intact()
+        if whole and store.being_written():  # an ingest is writing: serve the last index
+            log.info("an ingest is writing to %s: searching the index built before it",
+                     store.name)
+            return index
+        log.info("rebuilding the chunk index for %s", store.name)
+        try:
+            rows, vectors = store.chunks_with_vectors()
+        except Exception:
+            if whole:  # a collection read mid-write can fail; the last index is whole
+                log.warning("could not read %s to rebuild its index (being written?): "
+                            "searching the index built before", store.name)
+                return index
+            raise
+        index.build(rows, revision=revision, vectors=vectors)
+    return index

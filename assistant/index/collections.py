@@ -1,0 +1,99 @@
+"""The collections of a store: what each holds (papers, venues and years, model, size), removal.
+
+A store (a directory, or a Chroma server) holds named collections, one corpus each: the bundled
+ICML 2026 list, a whole conference, a benchmark. Size on disk is what belongs to the collection
+alone: its vector segment folders and the derived indexes beside the store; the
+``chroma.sqlite3`` file that every collection shares (documents and metadata) is reported once.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from assistant.errors import StoreNotFound
+from assistant.index.sqlite_ro import read_only
+
+
+@dataclass
+class CollectionInfo:
+    name: str
+    papers: int
+    chunks: int
+    embedding_model: str
+    venues: dict[str, int] = field(default_factory=dict)  # "ICML 2026" -> papers
+    bytes_on_disk: int | None = None  # None: on a server
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def line(self) -> str:
+        where = ", ".join(f"{v} ({n})" for v, n in list(self.venues.items())[:4])
+        if len(self.venues) > 4:
+            where += f", +{len(self.venues) - 4} more"
+        size = f"{self.bytes_on_disk / 1e6:.1f} MB" if self.bytes_on_disk is not None else "-"
+        return (f"{self.name:<24} {self.papers:>7} {self.chunks:>8} {size:>9}  "
+                f"{self.embedding_model}  {where or '(empty)'}")
+
+
+def _dir_size(path: Path) -> int:
+    if not path.exists():
+        return 0
+    if path.is_file():
+        return path.stat().st_size
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+
+
+def _segment_dirs(store_path: Path, collection_id: str) -> list[Path]:
+    """The vector segment folders Chroma keeps for one collection (named by segment id)."""
+    db = store_path / "chroma.sqlite3"
+    if not db.exists():
+        return []
+    try:
+        with read_only(db) as con:
+            rows = con.execute("SELECT id FROM segments WHERE collection = ?",
+                               (collection_id,)).fetchall()
+    except sqlite3.Error:
+        return []
+    return [store_path / str(r[0]) for r in rows if (store_path / str(r[0])).is_dir()]
+
+
+def describe(client: Any, *, store_path: Path | None) -> list[CollectionInfo]:
+    from assistant.index.chunk_index import index_root
+
+    out = []
+    for col in sorted(client.list_collections(), key=lambda c: c.name):
+        first = col.get(where={"chunk": 0}, include=["metadatas"])
+        venues = Counter(" ".join(str(x) for x in (m.get("venue") or "?", m.get("year") or "")
+                                  if x).strip() for m in first["metadatas"])
+        size = None
+        if store_path is not None:
+            size = sum(_dir_size(d) for d in _segment_dirs(store_path, str(col.id)))
+            root = index_root(store_path)
+            size += _dir_size(root / col.name) + _dir_size(root / f"{col.name}.e5.npz")
+        out.append(CollectionInfo(col.name, len(first["ids"]), int(col.count()),
+                                  str((col.metadata or {}).get("embedding_model") or "?"),
+                                  dict(venues.most_common()), size))
+    return out
+
+
+def shared_bytes(store_path: Path) -> int:
+    return _dir_size(store_path / "chroma.sqlite3")
+
+
+def remove(client: Any, name: str, *, store_path: Path | None) -> None:
+    """Drop a collection and its derived indexes."""
+    from assistant.index.chunk_index import index_root
+
+    if name not in {c.name for c in client.list_collections()}:
+        raise StoreNotFound(f"no collection {name!r} here: `assistant collections` lists them")
+    client.delete_collection(name)
+    if store_path is not None:
+        root = index_root(store_path)
+        shutil.rmtree(root / name, ignore_errors=True)
+        (root / f"{name}.e5.npz").unlink(missing_ok=True)
+        (root / f".{name}.verified.json").unlink(missing_ok=True)

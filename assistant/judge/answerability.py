@@ -1,0 +1,182 @@
+"""Answer, say that nothing here is about it (a near miss), or refuse (off-domain)?
+
+Three outcomes from features of the question against what retrieval returned:
+
+- how much of the question's *specific* vocabulary the best paper holds, each term weighted
+  by its rarity in this store (IDF over the chunk index: a term no chunk has weighs most);
+- the share of that weight on terms the store does not hold at all;
+- the best paper's dense cosine, and its gap to the second paper's;
+- whether the dense and lexical sides agree on the best paper;
+- whether the method names the question uses ("LoRA", "DDPM") occur in the best paper.
+
+Two logistic models, fitted by ``bench/answerability.py`` on dev questions only (papers in
+the store; the same questions with their paper removed, as near misses; questions from other
+fields, as off-domain): *in domain?* and, when it is, *answerable?* The cut-offs were chosen on
+dev; the README reports the test split's confusion matrix. (Scoring the question against the
+top papers' sentences like a citation, grounding.py's way, was tried as a further feature: it
+cost ~30 sentence embeddings a question and did not move the test rates; so did the rarity of
+the rarest question term the best paper lacks, which got a weight of 0.05.)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from assistant.sources.titles import names_in
+
+if TYPE_CHECKING:
+    from assistant.search.retrieval import RetrievedPaper
+
+# generic words of a question, stemmed as the BM25 tokenizer stems them
+_GENERIC = frozenset([
+    "which", "what", "paper", "papers", "work", "studi", "method", "approach", "propos", "use",
+    "present", "introduc", "show", "find", "author", "new", "novel", "techniqu", "framework",
+    "model", "base", "describ", "develop", "achiev", "improv", "tell", "give", "list", "anyth",
+    "someth", "is", "are", "how", "does", "do", "can", "could", "would", "whose", "about",
+    "there", "any"])
+
+FEATURES = ("wcov", "oov", "dense", "dense_gap", "agree", "names_found", "has_names")
+# fitted by bench/answerability.py on dev questions (feature order as FEATURES, bias last)
+W_DOMAIN = (2.038, -0.127, 9.675, -0.21, 0.562, 0.739, 0.693, -5.478)
+W_ANSWER = (5.231, 1.18, 1.377, 2.492, 0.912, 0.09, 0.076, -4.448)
+T_DOMAIN = 0.46
+T_ANSWER = 0.19
+
+Outcome = str  # "answered" | "near_miss" | "refused"
+
+
+@dataclass
+class Decision:
+    outcome: Outcome
+    p_domain: float
+    p_answer: float
+    features: dict[str, float]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"outcome": self.outcome, "p_domain": round(self.p_domain, 3),
+                "p_answer": round(self.p_answer, 3),
+                "features": {k: round(v, 3) for k, v in self.features.items()}}
+
+
+def _logistic(weights: Sequence[float], x: Sequence[float]) -> float:
+    z = sum(w * v for w, v in zip(weights, x, strict=False)) + weights[-1]
+    return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z))))
+
+
+class TermStats:
+    """Document (chunk) frequencies of stemmed terms, read from the chunk index's BM25."""
+
+    def __init__(self, index: Any) -> None:
+        if index._bm25 is None:
+            index.load()
+        bm25 = index._bm25
+        self.vocab: dict[str, int] = bm25.vocab_dict
+        self.indptr = bm25.scores["indptr"]
+        self.n = max(int(bm25.scores["num_docs"]), 1)
+
+    def doc_freq(self, term: str) -> int:
+        i = self.vocab.get(term)
+        if i is None or i + 1 >= len(self.indptr):
+            return 0
+        return int(self.indptr[i + 1] - self.indptr[i])
+
+    def idf(self, terms: Sequence[str]) -> dict[str, float]:
+        """Lucene's BM25 IDF; a term the store does not hold gets the largest."""
+        return {t: math.log(1 + (self.n - df + 0.5) / (df + 0.5))
+                for t in terms for df in [self.doc_freq(t)]}
+
+
+_stats: dict[int, tuple[Any, TermStats]] = {}
+
+
+def stats_for(index: Any) -> TermStats:
+    """The term statistics of a chunk index, computed once per loaded index."""
+    key = id(index)
+    if key not in _stats or _stats[key][0] is not index:
+        _stats.clear()
+        _stats[key] = (index, TermStats(index))
+    return _stats[key][1]
+
+
+def query_terms(question: str) -> list[str]:
+    from assistant.index.chunk_index import tokenize
+
+    return [t for t in dict.fromkeys(tokenize([question])[0]) if t not in _GENERIC]
+
+
+def features(question: str, papers: Sequence[RetrievedPaper], stats: TermStats
+             ) -> dict[str, float]:
+    """The decision's inputs (see the module docstring)."""
+    from assistant.index.chunk_index import tokenize
+
+    terms = query_terms(question)
+    idf = stats.idf(terms)
+    total = sum(idf.values()) or 1.0
+    best = papers[0] if papers else None
+    have: set[str] = set()
+    if best is not None:
+        have = set(tokenize([f"{best.paper.title} {best.paper.abstract}"])[0])
+    wcov = sum(w for t, w in idf.items() if t in have) / total if terms else 0.0
+    oov = sum(w for t, w in idf.items() if stats.doc_freq(t) == 0) / total if terms else 0.0
+    dense = [rp.dense or 0.0 for rp in papers]
+    lexical = [rp.lexical or 0.0 for rp in papers]
+    agree = 1.0 if papers and max(range(len(papers)), key=dense.__getitem__) == \
+        max(range(len(papers)), key=lexical.__getitem__) else 0.0
+    names = names_in(question)
+    text = f"{best.paper.title} {best.paper.abstract}".lower() if best else ""
+    found = sum(1 for n in names if n in text) / len(names) if names else 1.0
+    top = max(dense, default=0.0)
+    second = sorted(dense, reverse=True)[1] if len(dense) > 1 else 0.0
+    return {"wcov": wcov, "oov": oov, "dense": top, "dense_gap": top - second, "agree": agree,
+            "names_found": found, "has_names": 1.0 if names else 0.0}
+
+
+# A question searched by multilingual-e5 (Chinese, offline; multilingual.py): the term
+# features above do not apply (its words are not the abstracts' words), so the decision reads
+# the e5 cosines: the best paper's, its gap to the second, and its margin over the mean of the
+# next five (e5 cosines sit in a narrow band whose level varies by collection). Fitted by
+# bench/answerability_zh.py on the dev half of evals/zh-questions.jsonl.
+ZH_FEATURES = ("top", "gap", "margin")
+W_ZH_DOMAIN = (36.487, 0.972, 1.197, -29.381)
+W_ZH_ANSWER = (8.665, 7.046, 8.273, -7.445)
+T_ZH_DOMAIN = 0.50
+T_ZH_ANSWER = 0.51
+
+
+def zh_features(papers: Sequence[RetrievedPaper]) -> dict[str, float]:
+    sims = sorted((rp.dense or 0.0 for rp in papers), reverse=True)
+    top = sims[0] if sims else 0.0
+    rest = sims[1:6]
+    return {"top": top, "gap": top - sims[1] if len(sims) > 1 else 0.0,
+            "margin": top - sum(rest) / len(rest) if rest else 0.0}
+
+
+def decide_multilingual(papers: Sequence[RetrievedPaper]) -> Decision:
+    if not papers:
+        return Decision("refused", 0.0, 0.0, {})
+    f = zh_features(papers)
+    x = [f[k] for k in ZH_FEATURES]
+    p_domain = _logistic(W_ZH_DOMAIN, x)
+    p_answer = _logistic(W_ZH_ANSWER, x)
+    outcome = ("refused" if p_domain < T_ZH_DOMAIN else
+               "near_miss" if p_answer < T_ZH_ANSWER else "answered")
+    return Decision(outcome, p_domain, p_answer, f)
+
+
+def decide(question: str, papers: Sequence[RetrievedPaper], stats: TermStats) -> Decision:
+    if not papers:
+        return Decision("refused", 0.0, 0.0, {})
+    f = features(question, papers, stats)
+    x = [f[k] for k in FEATURES]
+    p_domain = _logistic(W_DOMAIN, x)
+    p_answer = _logistic(W_ANSWER, x)
+    if p_domain < T_DOMAIN:
+        outcome = "refused"
+    elif p_answer < T_ANSWER:
+        outcome = "near_miss"
+    else:
+        outcome = "answered"
+    return Decision(outcome, p_domain, p_answer, f)

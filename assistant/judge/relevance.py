@@ -1,0 +1,106 @@
+"""Does the store hold anything that answers the question?
+
+The decision combines two pieces of evidence about the best-ranked papers: the dense cosine
+similarity of the best chunk, and how much of the question's content vocabulary the paper's
+text covers. The weights and cut-off were fitted on in-corpus versus out-of-corpus questions
+(see evals/); the reported ``confidence`` is the logistic of the margin.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+from assistant.sources.titles import names_in
+from assistant.textutil import content_words, stem
+
+if TYPE_CHECKING:
+    from assistant.search.retrieval import RetrievedPaper
+
+# fitted by bench/calibrate_relevance.py on dev questions only (class-balanced logistic
+# regression over three stores; the dense weight is fixed at 10 to set the scale); the README
+# reports the test split. W_NAMED is hand-set, not fitted.
+W_DENSE = 10.0
+W_OVERLAP = 4.26
+BIAS = -5.83
+# A question that names a method ("MaskAQ", "Q2D2", "DyPE") which a paper's title carries is
+# asking about that paper, however short or unlike the abstract the question is: a fixed bonus.
+W_NAMED = 3.0
+RELATIVE_KEEP = 0.80  # "also related" in a one-paper answer: evidence this close to the best
+# Once the best paper is relevant, others join the list with weaker evidence (confidence > 0.27):
+# "which papers are about X" wants the second and third paper, not only the clearest one.
+LIST_MARGIN = -1.0
+
+
+def coverage(question: str, text: str) -> float:
+    """Share of the question's content words (prefix-stemmed) that occur in ``text``."""
+    q = {stem(w) for w in content_words(question)}
+    if not q:
+        return 0.0
+    t = {stem(w) for w in content_words(text)}
+    return len(q & t) / len(q)
+
+
+@dataclass
+class Relevance:
+    relevant: bool
+    confidence: float
+    dense: float
+    coverage: float
+    relevant_ids: list[str]  # when relevant: papers with evidence above LIST_MARGIN, best first
+    close_ids: list[str]  # those whose evidence is near the best one's
+    evidence: dict[str, float] = field(default_factory=dict)  # per paper id; > 0 is relevant
+
+    def to_dict(self) -> dict[str, object]:
+        return {"relevant": self.relevant, "confidence": round(self.confidence, 3),
+                "dense": round(self.dense, 4), "coverage": round(self.coverage, 3),
+                "relevant_papers": len(self.relevant_ids),
+                "close_papers": len(self.close_ids)}
+
+    def scoped(self, paper_ids: Sequence[str]) -> Relevance:
+        """The user picked these papers: they are relevant whatever the evidence says."""
+        evidence = {pid: max(self.evidence.get(pid, 0.0), 1e-3) for pid in paper_ids}
+        return replace(self, relevant=True, relevant_ids=list(paper_ids),
+                       evidence={**self.evidence, **evidence})
+
+
+    def only(self, paper_id: str) -> Relevance:
+        """Cite this paper alone (a question the English evidence cannot weigh, such as a
+        Chinese one searched by the multilingual side: its best paper, nothing "also related")."""
+        return replace(self, relevant=True, relevant_ids=[paper_id], close_ids=[paper_id])
+
+
+def names_title(question: str, title: str) -> bool:
+    names = names_in(question)
+    if not names:
+        return False
+    title_tokens = {t.strip("()[]{}.,;:!?'\"").lower() for t in title.replace(":", " ").split()}
+    return bool(names & title_tokens)
+
+
+def evidence(question: str, dense: float, paper_text: str, title: str = "") -> tuple[float, float]:
+    cov = coverage(question, paper_text)
+    named = W_NAMED if title and names_title(question, title) else 0.0
+    return W_DENSE * dense + W_OVERLAP * cov + BIAS + named, cov
+
+
+def judge(question: str, papers: Sequence[RetrievedPaper]) -> Relevance:
+    """Is anything in ``papers`` about ``question``? Pure: the papers are left as they were."""
+    if not papers:
+        return Relevance(False, 0.0, 0.0, 0.0, [], [])
+    scored = []
+    for rp in papers:
+        e, cov = evidence(question, rp.dense or 0.0, f"{rp.paper.title} {rp.paper.abstract}",
+                          rp.paper.title)
+        scored.append((e, cov, rp))
+    best_e, best_cov, best = max(scored, key=lambda x: x[0])
+    relevant = best_e > 0
+    confidence = 1.0 / (1.0 + math.exp(-best_e))
+    ranked = sorted(scored, key=lambda x: -x[0])
+    keep = [rp.paper.paper_id for e, _, rp in ranked if relevant and e > LIST_MARGIN]
+    close = [rp.paper.paper_id for e, _, rp in ranked
+             if relevant and e > 0 and e >= best_e * RELATIVE_KEEP]
+    return Relevance(relevant, confidence, best.dense or 0.0, best_cov, keep, close,
+                     {rp.paper.paper_id: e for e, _, rp in scored})

@@ -1,0 +1,65 @@
+"""Conversation-aware rewriting of a question before retrieval.
+
+Only a question that cannot stand alone is rewritten (the detector is assistant/followup.py).
+
+Offline, a follow-up gets the previous turn's topic carried in: the papers the previous answer
+named (its **bold** titles), else the previous question's content words. With an LLM, the
+``rewrite`` prompt asks for a standalone English search query (so questions in other languages
+retrieve English abstracts); it sees the conversation only for a follow-up, and the heuristic is
+the fallback for an empty reply.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from assistant.llm import prompts
+from assistant.query.followup import is_follow_up
+from assistant.query.followup_rules import ELLIPSES, dangling_references
+from assistant.textutil import content_words, has_cjk
+
+if TYPE_CHECKING:
+    from assistant.llm.client import ChatModel
+
+_BOLD = re.compile(r"\*\*([^*]{3,200})\*\*")  # the titles an answer names
+
+Turn = tuple[str, str]
+
+__all__ = ["dangling_references", "heuristic", "is_follow_up", "with_llm"]
+
+
+def heuristic(question: str, history: Sequence[Turn]) -> str:
+    """A follow-up gets the previous turn's topic appended: the papers its answer named, or,
+    for "what about X?" (the previous question asked again of X), that question's words."""
+    if not history or not is_follow_up(question, history[-1][0]):
+        return question
+    prev_q, prev_a = history[-1]
+    refs = dangling_references(question) or ["no topic of its own"]
+    asked = prev_q if has_cjk(prev_q) else " ".join(content_words(prev_q)) or prev_q
+    titles = _BOLD.findall(prev_a)[:2]
+    topic = asked if set(refs) <= ELLIPSES or not titles else " ".join(titles)
+    return f"{question} {topic}".strip()
+
+
+def needs_llm(question: str, history: Sequence[Turn]) -> bool:
+    """Does ``with_llm`` call the LLM for this question (a follow-up, or another language)?"""
+    return (bool(history) and is_follow_up(question, history[-1][0])) or has_cjk(question)
+
+
+async def with_llm(question: str, history: Sequence[Turn], *, model: ChatModel,
+                   prompts_dir: Path | None = None) -> str:
+    follow_up = bool(history) and is_follow_up(question, history[-1][0])
+    if not follow_up and not has_cjk(question):  # needs_llm, its follow-up verdict kept
+        return question
+    # a standalone question in another language is translated, never given the old topic
+    turns = "\n".join(f"Q: {q}\nA: {a[:400]}" for q, a in history[-3:]) if follow_up else ""
+    content = prompts.render("rewrite", prompts_dir=prompts_dir, history=turns or "(none)",
+                             question=question)
+    from assistant.llm.client import complete
+
+    text = (await complete(model, content)).strip().strip('"').splitlines()
+    rewritten = text[0].strip() if text else ""
+    return rewritten or heuristic(question, history)

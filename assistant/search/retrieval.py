@@ -1,0 +1,362 @@
+"""Question -> ranked papers, by hybrid retrieval.
+
+Dense (Chroma, cosine over chunk vectors) and lexical (BM25 over chunk text) candidates are
+each aggregated from chunks to papers (a paper scores as its best chunk), then fused
+(fusion.py). Filters (venue, year, author, status, paper ids) act inside candidate
+generation on both sides, through the chunk index's mask (or Chroma's ``where`` when the index
+holds no vectors), so a filtered search ranks every paper that passes, not just those among the
+unfiltered top. The answerer only sees ``RetrievedPaper`` lists.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from assistant.index.store import ChunkHit, PaperStore
+from assistant.paper import Paper, require_status
+from assistant.search import fusion
+
+if TYPE_CHECKING:
+    from assistant.search.multilingual import PaperVectors
+
+log = logging.getLogger(__name__)
+
+Mode = Literal["hybrid", "dense", "lexical"]
+
+
+def _words(text: str | None) -> str:
+    return " ".join((text or "").lower().split())
+
+
+@dataclass
+class Filters:
+    """What a search or a paper list is limited to; every field is optional.
+
+    ``author`` matches a case-insensitive part of any author's name ("bengio"). ``status``
+    matches "accepted" (in the proceedings: not rejected or withdrawn), "rejected",
+    "withdrawn", "unpublished" (either, or marked not accepted), or the list's own status
+    ("Oral", "Workshop"), case-insensitively; see ``assistant.paper.tags_for``.
+    """
+
+    venue: str | None = None
+    year: int | None = None
+    author: str | None = None
+    status: str | None = None
+    paper_ids: list[str] | None = None
+
+    def where(self) -> dict[str, Any] | None:
+        """Chroma's share of the filters: venue, year and paper ids. Author (a substring) and
+        status (read from the paper record) are no Chroma metadata filters; the retriever
+        resolves them to paper ids through the chunk index (``chroma_where``)."""
+        clauses: list[dict[str, Any]] = []
+        if self.venue:
+            clauses.append({"venue_lc": self.venue.lower()})
+        if self.year:
+            clauses.append({"year": int(self.year)})
+        if self.paper_ids:
+            clauses.append({"paper_id": {"$in": list(self.paper_ids)}})
+        if not clauses:
+            return None
+        return clauses[0] if len(clauses) == 1 else {"$and": clauses}
+
+    def accepts(self, paper: Paper) -> bool:
+        """The chunk index's test, for papers in hand (``assistant papers``); retrieval never
+        filters its ranked candidates with it."""
+        if self.venue and paper.venue.lower() != self.venue.lower():
+            return False
+        if self.year and paper.year != int(self.year):
+            return False
+        if self.author and not any(_words(self.author) in a.strip().lower()
+                                   for a in paper.authors):
+            return False
+        if _words(self.status) and _words(self.status) not in paper.status_tags:
+            return False
+        return not self.paper_ids or paper.paper_id in self.paper_ids
+
+
+def chroma_where(filters: Filters, index: Any) -> dict[str, Any] | None:
+    """Filters as a Chroma ``where``: Chroma's own clauses, plus the paper ids the chunk index
+    lets through an author or status filter (``$in`` those, or ``$nin`` the rest, whichever
+    list is shorter). The caller checks first that some paper passes."""
+    where = filters.where()
+    if not (filters.author or filters.status):
+        return where
+    keep = index.paper_mask(author=filters.author, status=filters.status)
+    if keep.all():
+        return where
+    ids_in, ids_out = index.paper_ids_of(keep), index.paper_ids_of(~keep)
+    clause = ({"paper_id": {"$in": ids_in}} if len(ids_in) <= len(ids_out)
+              else {"paper_id": {"$nin": ids_out}})
+    if where is None:
+        return clause
+    return {"$and": [*where.get("$and", [where]), clause]}
+
+
+@dataclass
+class RetrievedPaper:
+    paper: Paper
+    score: float
+    rank: int
+    dense: float | None = None
+    lexical: float | None = None
+    chunk_ids: list[str] = field(default_factory=list)  # matched chunks, best first
+
+
+@dataclass
+class Retrieval:
+    query: str
+    papers: list[RetrievedPaper]
+    timings: dict[str, float] = field(default_factory=dict)
+    filters: Filters | None = None
+    multilingual: bool = False  # the dense side was multilingual-e5 (a non-English question)
+
+
+def aggregate(hits: Sequence[Any]) -> dict[str, tuple[float, list[str]]]:
+    """Chunks -> papers: best chunk score, and the chunk ids in score order."""
+    best: dict[str, tuple[float, list[str]]] = {}
+    for h in sorted(hits, key=lambda h: -h.score):
+        if h.paper_id in best:
+            best[h.paper_id][1].append(h.chunk_id)
+        else:
+            best[h.paper_id] = (h.score, [h.chunk_id])
+    return best
+
+
+@dataclass
+class Sides:
+    """Each retrieval side's per-paper (best chunk score, chunk ids)."""
+
+    dense: dict[str, tuple[float, list[str]]] = field(default_factory=dict)
+    lexical: dict[str, tuple[float, list[str]]] = field(default_factory=dict)
+    vector: Any = None
+    multilingual: bool = False
+
+
+@dataclass
+class FusionParams:
+    method: Literal["rrf", "score"] = "score"
+    w_dense: float = 1.0
+    w_lexical: float = 1.0
+    rrf_k: float = 60.0
+
+
+def multilingual_side(settings: Any, *, store: PaperStore) -> PaperVectors | None:
+    """The e5 paper vectors for non-English questions, when offline, installed and enabled
+    (with an LLM endpoint the question is translated by the rewrite prompt instead)."""
+    from assistant.index.chunk_index import index_dir
+    from assistant.search import multilingual
+
+    if settings.uses_llm or settings.multilingual_max_papers <= 0 or \
+            not multilingual.available():
+        return None
+    where = index_dir(store)
+    return multilingual.PaperVectors(where.with_name(where.name + ".e5.npz"),
+                                     max_new=settings.multilingual_max_papers)
+
+
+class Retriever:
+    def __init__(self, *, store: PaperStore, candidates: int = 200, mode: Mode = "hybrid",
+                 params: FusionParams | None = None, bm25_k1: float = 0.9,
+                 bm25_b: float = 0.4, mmr_lambda: float = 0.7,
+                 multilingual: PaperVectors | None = None) -> None:
+        self.mmr_lambda = mmr_lambda
+        self.multilingual = multilingual  # e5 paper vectors, for a non-English question
+        self.store = store
+        self.candidates = candidates
+        self.mode = mode
+        self.params = params or FusionParams()
+        self.bm25_k1, self.bm25_b = bm25_k1, bm25_b
+        self._index: Any = None
+        self._index_rev: str | None = None
+        self._pinned: Any = None  # the index one search reads throughout
+
+    @contextlib.contextmanager
+    def _pin(self) -> Iterator[None]:
+        """One search, one index: the collection's revision is read once, not at each step."""
+        if self._pinned is not None:
+            yield
+            return
+        self._pinned = self.index()
+        try:
+            yield
+        finally:
+            self._pinned = None
+
+    @classmethod
+    def from_settings(cls, settings: Any, *, store: PaperStore) -> Retriever:
+        return cls(store=store, candidates=settings.candidates, mode=settings.retrieval_mode,
+                   params=FusionParams(settings.fusion, settings.w_dense, settings.w_lexical,
+                                       settings.rrf_k),
+                   bm25_k1=settings.bm25_k1, bm25_b=settings.bm25_b,
+                   mmr_lambda=settings.mmr_lambda,
+                   multilingual=multilingual_side(settings, store=store))
+
+    def index(self) -> Any:
+        """The derived chunk index (BM25 + vectors), reloaded when the collection changed (the
+        revision is read once a search: ``_pinned``)."""
+        from assistant.index.chunk_index import ensure_index
+
+        if self._pinned is not None:
+            return self._pinned
+        revision = self.store.revision()
+        if self._index is None or self._index_rev != revision:
+            self._index = ensure_index(self.store, k1=self.bm25_k1, b=self.bm25_b)
+            self._index_rev = revision
+        return self._index
+
+    def facets(self) -> tuple[set[str], set[int]]:
+        """Venues and years in the store (for filters read from a question)."""
+        return self.index().facets()  # type: ignore[no-any-return]
+
+    def _mask(self, filters: Filters) -> Any:
+        return self.index().mask(venue=filters.venue, year=filters.year, author=filters.author,
+                                 status=filters.status, paper_ids=filters.paper_ids)
+
+    def _dense(self, vector: Any, filters: Filters, depth: int
+               ) -> dict[str, tuple[float, list[str]]]:
+        index = self.index()
+        if index.has_vectors:  # exact search over the derived index's vectors
+            return aggregate(index.dense(vector, n=depth, mask=self._mask(filters)))
+        if (filters.author or filters.status) and not index.paper_mask(
+                author=filters.author, status=filters.status).any():
+            return {}  # no paper passes
+        hits: list[ChunkHit] = self.store.dense(vector, n=depth,
+                                                where=chroma_where(filters, index))
+        return aggregate(hits)
+
+    def _lexical_side(self, query: str, filters: Filters, depth: int
+                      ) -> dict[str, tuple[float, list[str]]]:
+        return aggregate(self.index().search(query, n=depth, mask=self._mask(filters)))
+
+    def _cross_lingual(self, query: str, filters: Filters
+                       ) -> dict[str, tuple[float, list[str]]] | None:
+        """The multilingual side's per-paper cosines for a non-English question (None: an
+        English question, no multilingual side, or too many papers without its vectors)."""
+        from assistant.search import multilingual
+        from assistant.textutil import has_cjk
+
+        if self.multilingual is None or not has_cjk(query):
+            return None
+        try:
+            ids, matrix = self.multilingual.matrix(self.store.revision(), self.store.papers)
+        except multilingual.TooMany as exc:
+            log.info("no multilingual vectors: %d papers lack them", exc.missing)
+            return None
+        sims = matrix @ multilingual.embed_query(query)
+        levels: dict[str, tuple[float, list[str]]] | None = self.index().paper_level(
+            dict(zip(ids, map(float, sims), strict=True)), self._mask(filters))
+        return levels
+
+    def check_status(self, filters: Filters) -> None:
+        """A status no paper here has is a typo, not an empty result: say which ones exist."""
+        if filters.status:
+            require_status(filters.status, self.index().status_tags())
+
+    def rank(self, query: str, *, filters: Filters | None = None, mode: Mode | None = None,
+             timings: dict[str, float] | None = None) -> tuple[list[tuple[str, float]], Sides]:
+        """Fused (paper id, score) ranking, plus each side's per-paper scores."""
+        with self._pin():
+            return self._rank(query, filters=filters, mode=mode, timings=timings)
+
+    def _rank(self, query: str, *, filters: Filters | None, mode: Mode | None,
+              timings: dict[str, float] | None) -> tuple[list[tuple[str, float]], Sides]:
+        filters = filters or Filters()
+        self.check_status(filters)
+        mode = mode or self.mode
+        timings = timings if timings is not None else {}
+        depth = self.candidates
+        sides = Sides()
+        t0 = time.perf_counter()
+        cross = self._cross_lingual(query, filters) if mode != "lexical" else None
+        if cross is not None:  # a Chinese question: MiniLM reads English only
+            sides.dense = cross
+            sides.multilingual = True
+            timings["dense_ms"] = (time.perf_counter() - t0) * 1000
+        elif mode in ("dense", "hybrid"):
+            sides.vector = self.store.embedder.embed_query(query)
+            timings["embed_ms"] = (time.perf_counter() - t0) * 1000
+            t1 = time.perf_counter()
+            sides.dense = self._dense(sides.vector, filters, depth)
+            timings["dense_ms"] = (time.perf_counter() - t1) * 1000
+        if mode in ("lexical", "hybrid"):
+            t2 = time.perf_counter()
+            sides.lexical = self._lexical_side(query, filters, depth)
+            timings["lexical_ms"] = (time.perf_counter() - t2) * 1000
+        return self._fuse(sides.dense, sides.lexical, mode), sides
+
+    def _diversify(self, order: list[tuple[str, float]], sides: Sides, k: int, lam: float
+                   ) -> list[tuple[str, float]]:
+        head = order[: k * 3]
+        best_chunk = [(sides.dense.get(p) or sides.lexical.get(p) or (0.0, [""]))[1][0]
+                      for p, _ in head]
+        vectors = self.index().vectors_of(best_chunk) if all(best_chunk) else None
+        if vectors is None:
+            return order
+        return fusion.mmr(head, vectors, lam=lam, k=k) + order[k * 3:]
+
+    def search(self, query: str, *, k: int = 10, filters: Filters | None = None,
+               mode: Mode | None = None, diversity: float | None = None) -> Retrieval:
+        """Top-k papers. ``diversity`` (MMR lambda, e.g. 0.7) spreads a list over topics."""
+        with self._pin():
+            return self._search(query, k=k, filters=filters, mode=mode, diversity=diversity)
+
+    def _search(self, query: str, *, k: int, filters: Filters | None, mode: Mode | None,
+                diversity: float | None) -> Retrieval:
+        filters = filters or Filters()
+        timings: dict[str, float] = {}
+        t0 = time.perf_counter()
+        order, sides = self.rank(query, filters=filters, mode=mode, timings=timings)
+        if diversity is not None and 0 < diversity < 1 and len(order) > 2:
+            order = self._diversify(order, sides, k, diversity)
+        dense, lexical = sides.dense, sides.lexical
+        t3 = time.perf_counter()
+        head = [pid for pid, _ in order[: k + 2]]
+        kept = self.index().papers(head)
+        papers = {p.paper_id: p for p in (kept if kept is not None else self.store.papers(head))}
+        out: list[RetrievedPaper] = []
+        for pid, score in order:
+            paper = papers.get(pid)
+            if paper is None:
+                if len(papers) >= len(head):
+                    break
+                continue
+            d, lx = dense.get(pid), lexical.get(pid)
+            chunk_ids = (d[1] if d else []) + [c for c in (lx[1] if lx else [])
+                                               if not d or c not in d[1]]
+            out.append(RetrievedPaper(paper, score, len(out) + 1, dense=d[0] if d else None,
+                                      lexical=lx[0] if lx else None, chunk_ids=chunk_ids))
+            if len(out) >= k:
+                break
+        if out and any(rp.dense is None for rp in out):
+            vector = sides.vector
+            if vector is None:
+                vector = self.store.embedder.embed_query(query)
+            missing = [rp for rp in out if rp.dense is None]
+            sims = self._dense(vector, Filters(paper_ids=[rp.paper.paper_id for rp in missing]),
+                               self.candidates)
+            for rp in missing:
+                rp.dense = sims[rp.paper.paper_id][0] if rp.paper.paper_id in sims else 0.0
+        timings["papers_ms"] = (time.perf_counter() - t3) * 1000
+        timings["retrieve_ms"] = (time.perf_counter() - t0) * 1000
+        return Retrieval(query=query, papers=out, timings=timings,
+                         filters=filters, multilingual=sides.multilingual)
+
+    def _fuse(self, dense: dict[str, tuple[float, list[str]]],
+              lexical: dict[str, tuple[float, list[str]]], mode: Mode) -> list[tuple[str, float]]:
+        if mode == "dense" or not lexical:
+            return fusion.ranked({p: s for p, (s, _) in dense.items()})
+        if mode == "lexical" or not dense:
+            return fusion.ranked({p: s for p, (s, _) in lexical.items()})
+        p = self.params
+        if p.method == "score":
+            return fusion.ranked(fusion.convex(
+                [{q: s for q, (s, _) in dense.items()}, {q: s for q, (s, _) in lexical.items()}],
+                [p.w_dense, p.w_lexical]))
+        d_rank = [q for q, _ in fusion.ranked({q: s for q, (s, _) in dense.items()})]
+        l_rank = [q for q, _ in fusion.ranked({q: s for q, (s, _) in lexical.items()})]
+        return fusion.ranked(fusion.rrf([d_rank, l_rank], [p.w_dense, p.w_lexical], k=p.rrf_k))
