@@ -28,7 +28,7 @@ from assistant.settings import load_settings
 from assistant.sources.corpus import paper_from_record
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "ml-abstracts.jsonl"
-pytestmark = pytest.mark.skipif(not SHARED.exists(), reason="../shared corpus not present")
+pytestmark = pytest.mark.shared
 N_PAPERS = 400
 
 

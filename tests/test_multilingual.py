@@ -101,8 +101,6 @@ def test_chinese_questions_outside_ml_are_refused(bundled_store, tmp_path):
 def slice_store(tmp_path_factory: pytest.TempPathFactory, embedder):
     """120 real papers: those the ml-large Chinese questions of the test split ask about, and
     as many others from the same venues."""
-    if not SHARED.exists():
-        pytest.skip("../shared corpus not present")
     papers = [paper_from_record(r) for r in read_slice(SHARED, SLICE)]
     split = json.loads((ROOT / "evals" / "splits" / "zh-questions.json").read_text())["test"]
     asked = {q["paper"] for q in _questions("answer", "ml-large") if q["id"] in split}
@@ -116,6 +114,7 @@ def slice_store(tmp_path_factory: pytest.TempPathFactory, embedder):
     return store
 
 
+@pytest.mark.shared
 def test_chinese_questions_over_a_larger_collection(slice_store, tmp_path):
     retriever = Retriever(store=slice_store, multilingual=multilingual.PaperVectors(
         tmp_path / "e5.npz", max_new=500))
@@ -137,6 +136,7 @@ def test_chinese_questions_over_a_larger_collection(slice_store, tmp_path):
     assert outcomes.count("refused") >= len(outcomes) * 0.8
 
 
+@pytest.mark.shared
 def test_vectors_are_made_once_and_only_for_changed_papers(slice_store, tmp_path):
     embed = Counting()
     where = tmp_path / "e5.npz"
@@ -152,6 +152,7 @@ def test_vectors_are_made_once_and_only_for_changed_papers(slice_store, tmp_path
     assert embed.texts == len(ids) + 1 and extra.paper_id in ids2 and len(matrix) == len(ids2)
 
 
+@pytest.mark.shared
 def test_too_many_papers_to_embed_says_what_to_do(slice_store, tmp_path):
     retriever = Retriever(store=slice_store, multilingual=multilingual.PaperVectors(
         tmp_path / "e5.npz", max_new=3))

@@ -247,6 +247,7 @@ def test_two_ingests_into_one_store_wait_for_each_other(tmp_path):
     assert len(papers) == 19 + 3
 
 
+@pytest.mark.shared
 def test_searching_while_an_ingest_writes_keeps_working(bundled_store_dir, tmp_path, capsys):
     """An ingest of 400 real papers runs in another process; searches of the same store made
     while its chunk count grows all answer (the write lock never blocks readers)."""
@@ -262,8 +263,6 @@ def test_searching_while_an_ingest_writes_keeps_working(bundled_store_dir, tmp_p
     from assistant.cli.main import main
 
     corpus = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "ml-abstracts.jsonl"
-    if not corpus.exists():
-        pytest.skip("../shared corpus not present")
     store = tmp_path / "busy"
     shutil.copytree(bundled_store_dir, store)
     part = tmp_path / "part.jsonl"

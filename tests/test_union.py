@@ -16,7 +16,7 @@ from assistant.settings import load_settings
 from assistant.sources.corpus import bundled_papers, load_papers
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "ml-abstracts.jsonl"
-pytestmark = pytest.mark.skipif(not SHARED.exists(), reason="../shared corpus not present")
+pytestmark = pytest.mark.shared
 
 
 def _slice(n: int = 150) -> list:

@@ -17,7 +17,7 @@ import asyncio
 import logging
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from assistant.answer.extractive import LIST_K, ExtractiveAnswerer
@@ -26,7 +26,7 @@ from assistant.answer.types import Answer, Answerer, Delta, Event, Finished, Pha
 from assistant.citations import Citation, CitationFilter, tidy
 from assistant.errors import LLMStreamCut
 from assistant.judge import grounding
-from assistant.judge.decision import decide
+from assistant.judge.decision import Verdict, decide
 from assistant.query import compare
 from assistant.query.rewrite import needs_llm
 from assistant.search import query_filters
@@ -49,6 +49,35 @@ _LLM_REFUSAL_MARKERS = ("do not answer", "does not answer", "don't answer", "can
                         "no information", "not covered")
 
 
+@dataclass
+class Searched:
+    """What a question found and the one decision on it (``searched``)."""
+    retrieval: Retrieval
+    filters: Filters | None
+    leads: int  # a comparison's sides, first in ``retrieval.papers``
+    verdict: Verdict
+
+
+def searched(question: str, search_query: str, *, retriever: Retriever, k: int = 6,
+             filters: Filters | None = None, infer_filters: bool = True) -> Searched:
+    """Search as ``ask`` does and decide: venue/year read from the question, a survey searched
+    wider and more diverse, each side of a comparison searched on its own. ``ask``, ``search``
+    and the chat call this, so they rank and decide alike."""
+    if infer_filters:
+        venues, years = retriever.facets()
+        filters = query_filters.infer(question, venues=venues, years=years, explicit=filters)
+    listing = is_list_question(question)
+    diversity = retriever.mmr_lambda if listing else None
+    if listing:  # a survey lists every relevant paper among more candidates
+        k = max(k, LIST_K)
+    retrieval = retriever.search(search_query, k=k, filters=filters, diversity=diversity)
+    sides = _compared(search_query, retrieval, retriever=retriever, filters=filters, k=k)
+    verdict = decide(search_query, retrieval.papers, index=retriever.index(), sides=sides,
+                     multilingual=retrieval.multilingual,
+                     picked=bool(filters and filters.paper_ids))
+    return Searched(retrieval, filters, len(sides), verdict)
+
+
 async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k: int = 6,
                   filters: Filters | None = None, history: Sequence[Turn] = (),
                   infer_filters: bool = True, ground: bool = True) -> AsyncIterator[Event]:
@@ -64,21 +93,11 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     search_query = await answerer.rewrite(question, history)
     if waits:
         yield Phase("retrieving…")
-    if infer_filters:
-        venues, years = retriever.facets()
-        filters = query_filters.infer(question, venues=venues, years=years, explicit=filters)
-    listing = is_list_question(question)
-    diversity = retriever.mmr_lambda if listing else None
-    if listing:  # a survey lists every relevant paper among more candidates
-        k = max(k, LIST_K)
-    retrieval = retriever.search(search_query, k=k, filters=filters, diversity=diversity)
-    sides = _compared(search_query, retrieval, retriever=retriever, filters=filters, k=k)
-    leads = len(sides)
+    found = searched(question, search_query, retriever=retriever, k=k, filters=filters,
+                     infer_filters=infer_filters)
+    retrieval, filters, leads, verdict = found.retrieval, found.filters, found.leads, found.verdict
     yield Retrieved(retrieval)
     timings = dict(retrieval.timings)
-    verdict = decide(search_query, retrieval.papers, index=retriever.index(), sides=sides,
-                     multilingual=retrieval.multilingual,
-                     picked=bool(filters and filters.paper_ids))
     rel, decision = verdict.relevance, verdict.decision
     extra: dict[str, Any] = {"search_query": search_query, "outcome": verdict.outcome,
              "answerability": decision.to_dict(),

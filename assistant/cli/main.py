@@ -304,20 +304,23 @@ def _support_lines(result: Any) -> list[str]:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    from assistant.judge.decision import decide
+    from dataclasses import asdict
+
+    from assistant.answer.pipeline import searched
     from assistant.search.retrieval import Retriever
 
     settings = _settings(args, k=args.k)
     store = _store(settings)
     retriever = Retriever.from_settings(settings, store=store)
     _require_papers(store, retriever)
-    retrieval = retriever.search(
-        args.query, k=args.k or 10, filters=_filters_from(args))
-    verdict = decide(args.query, retrieval.papers, index=retriever.index(),
-                     multilingual=retrieval.multilingual)
+    found = searched(args.query, args.query, retriever=retriever, k=args.k or 10,
+                     filters=_filters_from(args))
+    retrieval, verdict = found.retrieval, found.verdict
     if args.json:
         _print_json({"query": args.query, "outcome": verdict.outcome,
                      "relevance": verdict.relevance.to_dict(),
+                     "filters": {k: v for k, v in asdict(found.filters).items() if v}
+                     if found.filters else {},
                      "timings": {k: round(v, 1) for k, v in retrieval.timings.items()},
                      "papers": [{"rank": rp.rank, "paper_id": rp.paper.paper_id,
                                  "title": rp.paper.title, "venue": rp.paper.venue,

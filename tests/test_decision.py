@@ -1,0 +1,87 @@
+"""The one decision (judge/decision.py): ask, search and the evaluations never disagree on
+whether the collection answers a question, and which papers an answer cites agrees with it.
+Checked on every question of the ICML suite over the bundled list and on generated TL;DR
+questions over real papers, through the pipeline and through the real CLI."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from assistant.answer.factory import build_answerer
+from assistant.answer.pipeline import answer, searched
+from assistant.cli.main import main
+from assistant.evaluation.generate import tldr_question
+from assistant.evaluation.suite import load_suite
+from assistant.index.store import PaperStore
+from assistant.search.retrieval import Retriever
+from assistant.settings import load_settings
+from assistant.sources.corpus import load_papers
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared" / "corpus" / "ml-abstracts.jsonl"
+
+
+def _questions_of_suite() -> list[str]:
+    suite = load_suite(ROOT / "evals" / "icml2026.yaml")
+    return [c.turns[0].question for c in suite.cases if len(c.turns) == 1]
+
+
+def _check_agreement(store: PaperStore, questions: list[str], embedder) -> dict[str, int]:
+    retriever = Retriever(store=store)
+    answerer = build_answerer(load_settings(), embedder=embedder)
+    outcomes: dict[str, int] = {}
+    for q in questions:
+        found = searched(q, q, retriever=retriever, k=10)
+        result = answer(q, retriever=retriever, answerer=answerer, ground=False)
+        v = found.verdict
+        assert v.outcome == result.outcome, q  # search (k=10) and ask (k=6) decide alike
+        assert v.relevance.relevant == (v.outcome == "answered"), q
+        assert result.relevance["relevant"] == (result.outcome == "answered"), q
+        if result.outcome == "answered":
+            cited = {c.paper.paper_id for c in result.citations}
+            assert cited, q  # an answered question cites what it answers from
+            assert cited <= set(v.relevance.relevant_ids) | {
+                rp.paper.paper_id for rp in found.retrieval.papers[:found.leads]}, q
+        else:
+            assert result.refused and not v.relevance.relevant_ids, q
+        outcomes[v.outcome] = outcomes.get(v.outcome, 0) + 1
+    return outcomes
+
+
+def test_ask_and_search_decide_alike_on_every_suite_question(bundled_store, embedder):
+    outcomes = _check_agreement(bundled_store, _questions_of_suite(), embedder)
+    assert outcomes.get("answered", 0) >= 30 and outcomes.get("refused", 0) + outcomes.get(
+        "near_miss", 0) >= 10  # both kinds were exercised
+
+
+@pytest.mark.shared
+def test_ask_and_search_decide_alike_over_real_papers(tmp_path, embedder):
+    lines = []
+    with SHARED.open() as fh:
+        for line in fh:
+            rec = json.loads(line)
+            if rec.get("venue") == "iclr" and rec.get("year") == 2018 and rec.get("tldr"):
+                lines.append(line)
+            if len(lines) >= 200:
+                break
+    src = tmp_path / "slice.jsonl"
+    src.write_text("".join(lines))
+    papers = load_papers(src)
+    store = PaperStore(collection="slice", embedder=embedder, path=tmp_path / "s", create=True)
+    store.ingest(papers[:150], source="slice")
+    asked = [tldr_question(json.loads(line)["tldr"]) for line in lines]
+    questions = [q for q in asked if q][:80]  # 150 in the store, the rest held out
+    outcomes = _check_agreement(store, questions, embedder)
+    assert len(outcomes) >= 2
+
+
+def test_search_and_ask_agree_on_a_comparison_through_the_cli(bundled_store, capsys):
+    q = "How does DyPE differ from UniR?"
+    assert main(["search", "--json", q]) == 0
+    searched_json = json.loads(capsys.readouterr().out)
+    assert main(["ask", "--json", q]) == 0
+    asked_json = json.loads(capsys.readouterr().out)
+    assert searched_json["outcome"] == asked_json["outcome"] == "answered"
+    top_two = {p["title"].split(":")[0].split(" ")[0] for p in searched_json["papers"][:2]}
+    assert top_two == {"DyPE", "UniR"}  # each side's paper first, as ask cites them
