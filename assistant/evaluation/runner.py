@@ -65,6 +65,8 @@ def _turn_metrics(turn: Any, ans: Answer, expected: list[str], k: int) -> dict[s
                                    if cited else 0.0)
         if len(expected) == 1:
             m["cited_first"] = 1.0 if cited[:1] == expected else 0.0
+    retrieved = {rp.paper.paper_id for rp in ans.papers}
+    m["unknown_citations"] = sum(c.paper.paper_id not in retrieved for c in ans.citations)
     if turn.expect_facts:
         found = [f for f in turn.expect_facts if fact_found(f, ans.text)]
         m["fact_coverage"] = len(found) / len(turn.expect_facts)
@@ -141,7 +143,7 @@ def run_suite(suite: Suite, *, retriever: Retriever, answerer: Answerer,
 
 def _combine(key: str, values: list[float]) -> float:
     """Counts add up; rates average."""
-    return float(sum(values)) if key == "misattributed" else mean(values)
+    return float(sum(values)) if key in ("misattributed", "unknown_citations") else mean(values)
 
 
 def _aggregate(cases: list[dict[str, Any]]) -> dict[str, Any]:

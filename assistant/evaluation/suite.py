@@ -44,9 +44,9 @@ from assistant.errors import SuiteError
 
 METRICS = ("retrieval_recall", "mrr", "citation_precision", "citation_recall", "fact_coverage",
            "refusal_accuracy", "answered", "cited_first", "supported", "misattributed",
-           "judge_score")
+           "judge_score", "unknown_citations")
 # metrics where lower is better: a threshold is a maximum
-MAX_METRICS = ("misattributed", "latency_ms_p95")
+MAX_METRICS = ("misattributed", "unknown_citations", "latency_ms_p95")
 
 
 @dataclass
