@@ -65,8 +65,8 @@ def _turn_metrics(turn: Any, ans: Answer, expected: list[str], k: int) -> dict[s
                                    if cited else 0.0)
         if len(expected) == 1:
             m["cited_first"] = 1.0 if cited[:1] == expected else 0.0
-    retrieved = {rp.paper.paper_id for rp in ans.papers}
-    m["unknown_citations"] = sum(c.paper.paper_id not in retrieved for c in ans.citations)
+    searched = {rp.paper.paper_id for rp in ans.papers}
+    m["unknown_citations"] = sum(c.paper.paper_id not in searched for c in ans.citations)
     if turn.expect_facts:
         found = [f for f in turn.expect_facts if fact_found(f, ans.text)]
         m["fact_coverage"] = len(found) / len(turn.expect_facts)
