@@ -103,12 +103,6 @@ class CitationFilter:
         return sorted(self.mapping, key=self.mapping.__getitem__)
 
 
-def check(text: str, n_sources: int) -> tuple[str, CitationFilter]:
-    f = CitationFilter(n_sources)
-    out = f.feed(text) + f.flush()
-    return tidy(out), f
-
-
 def tidy(text: str) -> str:
     """Clean what dropping citations can leave: ' .' and doubled spaces."""
     text = re.sub(r"[ \t]+([.,;:!?])", r"\1", text)

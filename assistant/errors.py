@@ -27,7 +27,6 @@ class AssistantError(Exception):
     """Base class. The message is a single line that tells the user what to do."""
 
     exit_code = 2
-    retryable = False
 
 
 class InputError(AssistantError):
@@ -79,7 +78,7 @@ class LLMStreamCut(LLMError):
 
 
 class LLMUnreachable(LLMError):
-    retryable = True
+    pass
 
 
 class LLMAuthError(LLMError):
@@ -91,4 +90,4 @@ class LLMModelNotFound(LLMError):
 
 
 class LLMRateLimited(LLMError):
-    retryable = True
+    pass

@@ -1,6 +1,13 @@
 import random
 
-from assistant.citations import CitationFilter, check, parse_group, tidy
+from assistant.citations import CitationFilter, parse_group, tidy
+
+
+def check(text, n_sources):
+    """The whole text through one filter at once, tidied: what a non-streaming reader sees."""
+    f = CitationFilter(n_sources)
+    out = f.feed(text) + f.flush()
+    return tidy(out), f
 
 
 def test_parse_groups():

@@ -61,18 +61,16 @@ def test_a_conversation_round_trips_with_its_papers(saved, papers):
                               (second.answer.question, second.answer.text)]
 
 
-def test_list_search_rename_delete(saved, tmp_path):
+def test_list_search_delete(saved, tmp_path):
     history, cid = saved
     other = history.new("Watermarking text", collection="icml2026")
     history.add(other.id, make_answer("Watermarking text", "IPMark [1].", [], []))
-    assert [c.id for c in history.recent()] == [other.id, cid]  # most recently updated first
+    assert [c.id for c in history.search("")] == [other.id, cid]  # most recently updated first
     assert [c.id for c in history.search("audio codecs")] == [cid]  # words of a later turn
     assert [c.id for c in history.search("ipmark")] == [other.id]  # answers, any case
     assert history.search("100%_") == []  # LIKE wildcards are literal
-    history.rename(cid, "Images")
-    assert history.get(cid).title == "Images"
     history.delete(cid)
-    assert [c.id for c in history.recent()] == [other.id]
+    assert [c.id for c in history.search("")] == [other.id]
     with pytest.raises(InputError, match="assistant history list"):
         history.get(cid)
     # turns went with it
@@ -83,7 +81,7 @@ def test_list_search_rename_delete(saved, tmp_path):
 
 def test_reading_a_missing_history_creates_nothing(tmp_path):
     history = History(tmp_path / "nowhere" / "history.db")
-    assert history.recent() == [] and history.search("x") == []
+    assert history.search("") == [] and history.search("x") == []
     assert not (tmp_path / "nowhere").exists()
 
 
@@ -91,7 +89,7 @@ def test_a_corrupt_history_is_one_line_that_says_what_to_do(tmp_path):
     path = tmp_path / "history.db"
     path.write_text("this is not sqlite " * 100)
     with pytest.raises(AssistantError, match="ASSISTANT_HISTORY"):
-        History(path).recent()
+        History(path).search("")
 
 
 def test_exports(saved, papers):

@@ -12,13 +12,20 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from assistant.conversations.export import FORMATS
 from assistant.errors import InputError
 
+if TYPE_CHECKING:
+    from assistant.conversations.history import History
+    from assistant.settings import Settings
 
-def add_commands(sub: Any, *, common: Callable[[argparse.ArgumentParser], None]) -> None:
+_P = TypeVar("_P", bound=argparse.ArgumentParser)  # the main parser's class
+
+
+def add_commands(sub: argparse._SubParsersAction[_P], *,
+                 common: Callable[[argparse.ArgumentParser], None]) -> None:
     """Register the chat-side subcommands on the main parser's subparsers."""
     p = sub.add_parser("chat", help="the chat TUI (ingests the bundled list first if empty)")
     p.add_argument("--backend", choices=["auto", "llm", "extractive"])
@@ -44,7 +51,7 @@ def add_commands(sub: Any, *, common: Callable[[argparse.ArgumentParser], None])
     q.add_argument("id", type=int, metavar="ID")
 
 
-def _settings(args: argparse.Namespace, **extra: Any) -> Any:
+def _settings(args: argparse.Namespace, **extra: Any) -> Settings:
     from assistant.settings import load_settings
 
     return load_settings(store=getattr(args, "store", None),
@@ -52,7 +59,7 @@ def _settings(args: argparse.Namespace, **extra: Any) -> Any:
                          chroma_url=getattr(args, "chroma_url", None), **extra)
 
 
-def _log_to_file(settings: Any) -> Path:
+def _log_to_file(settings: Settings) -> Path:
     """While the chat is up, log lines go to a file: a handler writing to the terminal would
     draw over the Textual screen (a traceback across the chat)."""
     import logging
@@ -83,7 +90,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
     return int(app.return_code or 0)
 
 
-def _history(args: argparse.Namespace) -> Any:
+def _history(args: argparse.Namespace) -> History:
     from assistant.conversations.history import History
 
     return History(_settings(args).history)

@@ -5,11 +5,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    import numpy as np
+
+_P = TypeVar("_P", bound=argparse.ArgumentParser)  # the main parser's class
 
 
-def add_commands(sub: Any, *, common: Callable[[argparse.ArgumentParser], None]) -> None:
+def add_commands(sub: argparse._SubParsersAction[_P], *,
+                 common: Callable[[argparse.ArgumentParser], None]) -> None:
     p = sub.add_parser("collections", help="the collections in the store: papers, venues and "
                        "years, embedding model, size; `collections remove NAME`")
     p.add_argument("action", nargs="?", choices=["list", "remove"], default="list")
@@ -63,10 +69,11 @@ class _NoEmbedder:
     name = ""
     dim = 0
 
-    def embed(self, texts: Any, *, progress: Any = None) -> Any:
+    def embed(self, texts: Sequence[str], *, progress: Callable[[int], None] | None = None
+              ) -> np.ndarray:
         raise AssertionError("collections embed nothing")
 
-    def embed_query(self, text: str) -> Any:
+    def embed_query(self, text: str) -> np.ndarray:
         raise AssertionError("collections embed nothing")
 
     def preload(self) -> None:

@@ -8,10 +8,20 @@ import logging
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, Literal, NoReturn, overload
 
 from assistant.errors import AssistantError, InputError
 from assistant.settings import BUNDLED_SOURCE
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from assistant.index.ingest import IngestReport
+    from assistant.index.protocol import Store, WritableStore
+    from assistant.index.store import PaperStore
+    from assistant.paper import Paper
+    from assistant.search.retrieval import Filters, Retriever
+    from assistant.settings import Settings
 
 log = logging.getLogger("assistant")
 
@@ -111,7 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _settings(args: argparse.Namespace, **extra: Any) -> Any:
+def _settings(args: argparse.Namespace, **extra: Any) -> Settings:
     from assistant.settings import load_settings
 
     return load_settings(store=getattr(args, "store", None),
@@ -119,7 +129,11 @@ def _settings(args: argparse.Namespace, **extra: Any) -> Any:
                          chroma_url=getattr(args, "chroma_url", None), **extra)
 
 
-def _store(settings: Any, *, create: bool = False) -> Any:
+@overload
+def _store(settings: Settings, *, create: Literal[True]) -> PaperStore: ...
+@overload
+def _store(settings: Settings, *, create: Literal[False] = ...) -> Store: ...
+def _store(settings: Settings, *, create: bool = False) -> Store:
     from assistant.index.embeddings import make_embedder
 
     embedder = make_embedder(settings)
@@ -131,7 +145,7 @@ def _store(settings: Any, *, create: bool = False) -> Any:
     return open_store(settings, embedder=embedder)
 
 
-def _require_papers(store: Any, retriever: Any) -> None:
+def _require_papers(store: Store, retriever: Retriever) -> None:
     """An empty collection is reported as such, with the command that fills it."""
     from assistant.errors import StoreNotFound
 
@@ -182,7 +196,8 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     return 0
 
 
-def _ingest_with_progress(store: Any, papers: list[Any], source: str, *, prune: bool) -> Any:
+def _ingest_with_progress(store: WritableStore, papers: Sequence[Paper], source: str, *,
+                          prune: bool) -> IngestReport:
     """Ingest with a progress bar in papers (chunks, rate and ETA beside it) on a terminal."""
     from assistant.index import ingest
 
@@ -209,13 +224,13 @@ def _ingest_with_progress(store: Any, papers: list[Any], source: str, *, prune: 
         return ingest.run(store, papers, source=source, prune=prune, progress=tick)
 
 
-def _stderr_console() -> Any:
+def _stderr_console() -> Console:
     from rich.console import Console
 
     return Console(stderr=True)
 
 
-def _filters_from(args: argparse.Namespace) -> Any:
+def _filters_from(args: argparse.Namespace) -> Filters:
     from assistant.search.retrieval import Filters
 
     return Filters(venue=args.venue, year=args.year, author=args.author, status=args.status)
@@ -339,7 +354,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     return 0
 
 
-def paper_json(p: Any) -> dict[str, Any]:
+def paper_json(p: Paper) -> dict[str, Any]:
     """One paper as `papers --json` prints it."""
     return {"paper_id": p.paper_id, "title": p.title, "title_derived": p.title_derived,
             "venue": p.venue, "year": p.year, "authors": p.authors, "url": p.url,

@@ -172,12 +172,6 @@ class History:
             db.execute("UPDATE conversations SET updated = ? WHERE id = ?", (now, conversation_id))
         return Turn(answer, dict(filters or {}), now, int(cur.lastrowid or 0))
 
-    def rename(self, conversation_id: int, title: str) -> None:
-        with self._db(write=True) as db:
-            self._require(db, conversation_id)
-            db.execute("UPDATE conversations SET title = ? WHERE id = ?",
-                       (title_for(title), conversation_id))
-
     def delete(self, conversation_id: int) -> None:
         with self._db(write=True) as db:
             self._require(db, conversation_id)
@@ -207,10 +201,6 @@ class History:
         conv.turns = [Turn(_answer_from_row(r), json.loads(r["filters"]), r["created"], r["id"])
                       for r in rows]
         return conv
-
-    def recent(self, limit: int = 100) -> list[Conversation]:
-        """Conversations, most recently updated first (turns not loaded)."""
-        return self.search("", limit=limit)
 
     def search(self, text: str, *, limit: int = 100) -> list[Conversation]:
         """Conversations whose title, questions or answers contain every word of ``text``."""

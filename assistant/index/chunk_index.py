@@ -31,12 +31,14 @@ from assistant.errors import StoreError
 if TYPE_CHECKING:
     import numpy as np
 
-    from assistant.index.protocol import Store
+    from assistant.index.protocol import Row, Store
+    from assistant.paper import Paper
 
 log = logging.getLogger(__name__)
 FORMAT = 5  # 3: per-chunk authors, status and accepted; 4: paper records (records.db);
 # 5: vectors one column a chunk in float16, records as packed text
 _COLUMNS = ("ids", "papers", "venues", "years", "authors", "status", "accepted")
+Accepted = bool | str | int | float | None  # a paper record's "accepted", as the list gave it
 
 
 @functools.cache
@@ -73,20 +75,21 @@ class ChunkIndex:
         self.directory = Path(directory)
         self.k1 = k1
         self.b = b
-        self._bm25: Any = None
-        self._meta: dict[str, Any] = {}
-        self._papers: Any = None
-        self._venues: Any = None
-        self._years: Any = None
-        self._vectors: Any = None
+        self._bm25: Any = None  # a bm25s.BM25 once loaded (False: the index holds no text)
+        self._meta: dict[str, Any] = {}  # chunks.json
+        # per chunk row, set by load() (and read only after it): paper id, venue, year
+        self._papers: np.ndarray
+        self._venues: np.ndarray
+        self._years: np.ndarray
+        self._vectors: np.ndarray | None = None
         self._row: dict[str, int] = {}
-        self._paper_of: Any = None  # chunk row -> row in _paper_ids
-        self._paper_ids: Any = None
+        self._paper_of: np.ndarray  # chunk row -> row in _paper_ids (set by load())
+        self._paper_ids: np.ndarray  # set by load()
         self._first_chunk: dict[str, str] = {}
-        self._first: Any = ()  # per paper: its first chunk row
+        self._first: np.ndarray | tuple[()] = ()  # per paper: its first chunk row
         self._names: list[list[str]] = []  # per paper: author names, lower case
         self._tags: list[frozenset[str]] = []  # per paper: what a status filter matches
-        self._paper_masks: dict[tuple[str, str], Any] = {}
+        self._paper_masks: dict[tuple[str, str], np.ndarray] = {}
 
     # -- lifecycle -----------------------------------------------------------------------
     def _manifest(self) -> dict[str, Any] | None:
@@ -133,8 +136,8 @@ class ChunkIndex:
                 stamp_file.write_text(json.dumps(stamp))
         return ok
 
-    def build(self, rows: list[tuple[str, str, dict[str, Any]]], *, revision: str,
-              vectors: Any = None) -> None:
+    def build(self, rows: list[Row], *, revision: str, vectors: np.ndarray | None = None
+              ) -> None:
         """Index (chunk id, text, metadata) rows and their vectors; built in a temp dir, then
         swapped in, so a reader never sees half an index."""
         import numpy as np
@@ -231,7 +234,8 @@ class ChunkIndex:
         self._tags = [tags_for(self._meta["status"][i], self._meta["accepted"][i])
                       for i in self._first]
 
-    def paper_mask(self, *, author: str | None = None, status: str | None = None) -> Any:
+    def paper_mask(self, *, author: str | None = None, status: str | None = None
+                   ) -> np.ndarray:
         """Per paper (rows of ``paper_ids_of``): does it pass the author and status filters?
         ``author`` is a case-insensitive substring of any author's name; ``status`` is one of
         the paper's status tags (see ``assistant.paper.tags_for``), case-insensitive."""
@@ -255,7 +259,7 @@ class ChunkIndex:
         self._per_paper()
         return list(self._tags)
 
-    def paper_ids_of(self, paper_mask: Any) -> list[str]:
+    def paper_ids_of(self, paper_mask: np.ndarray) -> list[str]:
         """The paper ids a per-paper mask selects."""
         self.load()
         return [str(p) for p in self._paper_ids[paper_mask]]
@@ -269,7 +273,7 @@ class ChunkIndex:
         self.load()
         return len(self._paper_ids)
 
-    def papers(self, ids: list[str]) -> list[Any] | None:
+    def papers(self, ids: list[str]) -> list[Paper] | None:
         """The paper records of these ids, in that order, read from the index (so a question
         needs no Chroma client); None when this index keeps no records (an older one)."""
         from assistant.index.records import unpack_z
@@ -322,7 +326,7 @@ class ChunkIndex:
             m &= np.isin(self._papers, list(paper_ids))
         return m
 
-    def vectors_of(self, chunk_ids: list[str]) -> Any:
+    def vectors_of(self, chunk_ids: list[str]) -> np.ndarray | None:
         """The stored vectors of these chunks (rows in the given order)."""
         self.load()
         if self._vectors is None:
@@ -336,7 +340,8 @@ class ChunkIndex:
         self.load()
         return self._vectors is not None
 
-    def dense(self, vector: Any, *, n: int, mask: np.ndarray | None = None) -> list[IndexHit]:
+    def dense(self, vector: np.ndarray, *, n: int, mask: np.ndarray | None = None
+              ) -> list[IndexHit]:
         """Exact cosine search over the chunk vectors (rows are L2-normalised)."""
         import numpy as np
 
@@ -348,7 +353,7 @@ class ChunkIndex:
             scores = np.where(mask, scores, -np.inf)
         return self._top(scores, n, positive=False)
 
-    def _top(self, scores: Any, n: int, *, positive: bool) -> list[IndexHit]:
+    def _top(self, scores: np.ndarray, n: int, *, positive: bool) -> list[IndexHit]:
         import numpy as np
 
         n = min(n, len(scores))
@@ -374,10 +379,10 @@ class ChunkIndex:
         return self._top(scores, n, positive=True)
 
 
-def _statuses(rows: list[tuple[str, str, dict[str, Any]]]) -> dict[str, tuple[str, Any]]:
+def _statuses(rows: list[Row]) -> dict[str, tuple[str, Accepted]]:
     """paper id -> (status, accepted), read from the paper record that chunk 0 carries (so a
     store ingested before status filters existed needs no re-ingest)."""
-    out: dict[str, tuple[str, Any]] = {}
+    out: dict[str, tuple[str, Accepted]] = {}
     from assistant.index.records import record_json
 
     for _, _, meta in rows:
@@ -419,7 +424,7 @@ def _checksums(directory: Path) -> dict[str, list[int]]:
     return out
 
 
-def _write_records(path: Path, rows: list[tuple[str, str, dict[str, Any]]]) -> None:
+def _write_records(path: Path, rows: list[Row]) -> None:
     """Each paper's record (chunk 0's packed record, joined from its pieces) by id, in a small
     SQLite file."""
     import sqlite3

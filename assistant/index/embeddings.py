@@ -15,10 +15,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from assistant.errors import EmbeddingError
+from assistant.llm.faults import Kind, classify
 from assistant.settings import mask_url
 
 if TYPE_CHECKING:
     import numpy as np
+    from tokenizers import Tokenizer
 
     from assistant.settings import Settings
 
@@ -55,8 +57,8 @@ class LocalEmbedder:
         self.batch_size = batch_size
         self.max_tokens = max_tokens
         self.threads = threads
-        self._session: Any = None
-        self._tokenizer: Any = None
+        self._session: Any = None  # an onnxruntime.InferenceSession once loaded
+        self._tokenizer: Tokenizer | None = None
         self._lock = threading.Lock()
         self._preloader: threading.Thread | None = None
 
@@ -209,35 +211,34 @@ class OpenAIEmbedder:
         return None
 
 
-def _embedding_error(exc: Exception, emb: Any) -> EmbeddingError:
+def _embedding_error(exc: Exception, emb: OpenAIEmbedder) -> EmbeddingError:
     """One line naming the real cause of an embeddings request that failed."""
-    import openai
-
     where = mask_url(emb.base_url)
-    if isinstance(exc, openai.APITimeoutError):
+    fault = classify(exc)
+    if fault.kind is Kind.TIMEOUT:
         return EmbeddingError(f"the embeddings endpoint at {where} did not answer within "
                               f"{emb.timeout:g} s: check the server, or raise ASSISTANT_TIMEOUT")
-    if isinstance(exc, openai.APIConnectionError):
+    if fault.kind is Kind.UNREACHABLE:
         return EmbeddingError(f"cannot reach the embeddings endpoint at {where}: start it or "
                               "set ASSISTANT_EMBEDDING_BASE_URL")
-    if isinstance(exc, openai.APIStatusError):
-        code = exc.status_code
-        if code in (401, 403):
+    if fault.status is not None:
+        if fault.kind is Kind.AUTH:
             why = "refused the API key: check OPENAI_API_KEY"
-        elif code == 404:
+        elif fault.kind is Kind.MODEL_NOT_FOUND:
             why = f"does not know model {emb.model!r}: check ASSISTANT_EMBEDDING_MODEL"
-        elif code == 429:
+        elif fault.kind is Kind.RATE_LIMITED:
             why = "is rate-limiting: wait, or lower ASSISTANT_EMBEDDING_BATCH"
-        elif code >= 500:
+        elif fault.kind is Kind.SERVER_ERROR:
             why = "failed on its side: retry, or check the server's log"
-        else:
-            why = f"rejected the request: {str(exc)[:120]}"
-        return EmbeddingError(f"the embeddings endpoint at {where} answered {code}: it {why}")
-    if isinstance(exc, ValueError) and "no embedding data" in str(exc).lower():
+        else:  # a context-length refusal too: an embedding input has no hint of its own
+            why = f"rejected the request: {fault.detail[:120]}"
+        return EmbeddingError(f"the embeddings endpoint at {where} answered {fault.status}: "
+                              f"it {why}")
+    if fault.kind is Kind.NO_DATA:
         return EmbeddingError(f"the embeddings endpoint at {where} returned no vectors: "
                               "nothing was written; check the endpoint's model")
     return EmbeddingError(f"the embeddings endpoint at {where} sent a reply that is not an "
-                          f"embeddings response ({type(exc).__name__}): is it an "
+                          f"embeddings response ({fault.error_type}): is it an "
                           "OpenAI-compatible /v1/embeddings?")
 
 

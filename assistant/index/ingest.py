@@ -32,6 +32,8 @@ from assistant.index.chunking import Chunk, chunk_paper, embed_text
 from assistant.index.records import chunk_meta
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from assistant.index.protocol import WritableStore
     from assistant.paper import Paper
 
@@ -181,7 +183,8 @@ def run(store: WritableStore, papers: Sequence[Paper], *, source: str, prune: bo
     if progress:
         progress(state)
 
-    def write(part: list[tuple[Paper, Chunk, str]], texts: list[str], vectors: Any) -> None:
+    def write(part: list[tuple[Paper, Chunk, str]], texts: list[str], vectors: np.ndarray
+              ) -> None:
         ids = [c.chunk_id for _, c, _ in part]
         counts: dict[str, int] = {}
         for p, _, _ in part:

@@ -1,19 +1,33 @@
 """``Store``: what the rest of the program reads from a store. ``PaperStore`` (one Chroma
 collection, embedded or on a server) and ``UnionStore`` (several read as one) both satisfy it;
-``WritableStore`` is what an ingest writes through (a ``PaperStore`` only)."""
+``WritableStore`` is what an ingest writes through (a ``PaperStore`` only); ``ChunkHit`` is what
+``Store.dense`` finds."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from assistant.index.embeddings import Embedder
     from assistant.paper import Paper
 
-Row = tuple[str, str, dict[str, Any]]  # chunk id, embedded text, metadata
+Row = tuple[str, str, dict[str, Any]]  # chunk id, embedded text, metadata (Chroma's)
+
+
+@dataclass
+class ChunkHit:
+    """One chunk Chroma's own search found (``Store.dense``)."""
+
+    chunk_id: str
+    paper_id: str
+    text: str  # empty when the query did not fetch documents
+    score: float  # cosine similarity
 
 
 class Store(Protocol):
@@ -35,14 +49,14 @@ class Store(Protocol):
 
     def being_written(self) -> bool: ...
 
-    def chunks_with_vectors(self) -> tuple[list[Row], Any]: ...
+    def chunks_with_vectors(self) -> tuple[list[Row], np.ndarray | None]: ...
 
     def papers(self, ids: Iterable[str] | None = None) -> list[Paper]: ...
 
     def paper_count(self) -> int: ...
 
-    def dense(self, vector: Any, *, n: int, where: dict[str, Any] | None = None
-              ) -> list[Any]: ...
+    def dense(self, vector: np.ndarray, *, n: int, where: dict[str, Any] | None = None
+              ) -> list[ChunkHit]: ...
 
 
 class WritableStore(Store, Protocol):

@@ -10,31 +10,27 @@ from __future__ import annotations
 import logging
 import os
 import re
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
 
 from assistant.errors import EmbeddingMismatch, InputError, StoreError, StoreNotFound
 from assistant.index import ingest
+from assistant.index.protocol import ChunkHit, Row
 from assistant.index.records import record, unpack
 from assistant.paper import Paper
 
 if TYPE_CHECKING:
+    import numpy as np
+
+    from assistant.index.chunking import Chunk
     from assistant.index.embeddings import Embedder
     from assistant.settings import Settings
 
 log = logging.getLogger(__name__)
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{1,510}[A-Za-z0-9]$")
-
-
-@dataclass
-class ChunkHit:
-    chunk_id: str
-    paper_id: str
-    text: str  # empty when the query did not fetch documents
-    score: float  # cosine similarity
 
 
 def validate_collection_name(name: str) -> str:
@@ -177,7 +173,7 @@ class PaperStore:
             return [papers[i] for i in ids if i in papers]
         return sorted(papers.values(), key=lambda p: (p.venue, -(p.year or 0), p.title.lower()))
 
-    def chunks(self, where: dict[str, Any] | None = None) -> list[tuple[str, str, dict[str, Any]]]:
+    def chunks(self, where: dict[str, Any] | None = None) -> list[Row]:
         """Every (chunk id, embedded text, metadata), for deriving the lexical index."""
         include = ["metadatas", "documents"]
         res = (self.get_pages(where=where, include=include) if where
@@ -185,13 +181,13 @@ class PaperStore:
         return self._complete(list(zip(res["ids"], res["documents"] or [None] * len(res["ids"]),
                                        res["metadatas"], strict=True)))
 
-    def chunks_with_vectors(self) -> tuple[list[tuple[str, str, dict[str, Any]]], Any]:
+    def chunks_with_vectors(self) -> tuple[list[Row], np.ndarray | None]:
         """Every chunk (id, text, metadata) and its vector, in one order."""
         import numpy as np
 
         col = self.collection()
-        rows: list[tuple[str, Any, dict[str, Any]]] = []
-        vecs: list[Any] = []
+        rows: list[tuple[str, str | None, dict[str, Any]]] = []
+        vecs: list[np.ndarray] = []
         page = 1000  # Chroma's own memory per page read grows with it
         for offset in range(0, max(col.count(), 1), page):
             res = col.get(limit=page, offset=offset,
@@ -205,8 +201,7 @@ class PaperStore:
         matrix = np.concatenate(vecs) if vecs else None
         return self._complete(rows), matrix
 
-    def _complete(self, rows: list[tuple[str, Any, dict[str, Any]]]
-                  ) -> list[tuple[str, str, dict[str, Any]]]:
+    def _complete(self, rows: list[tuple[str, str | None, dict[str, Any]]]) -> list[Row]:
         """Rows with their text (re-made from the paper record when no document is stored: the
         same chunking, so the same text that was embedded), and the paper's title and authors
         on every chunk. Each record is decoded once and let go (kept, 23k decoded records were
@@ -233,8 +228,9 @@ class PaperStore:
             out.append((cid, doc, {**meta, **extra} if extra else meta))
         return out
 
-    def _paper_rows(self, first: dict[str, Any] | None, *, texts: bool, chunk_paper: Any,
-                    embed_text: Any) -> tuple[list[str] | None, dict[str, Any]]:
+    def _paper_rows(self, first: dict[str, Any] | None, *, texts: bool,
+                    chunk_paper: Callable[..., list[Chunk]], embed_text: Callable[[str, str], str]
+                    ) -> tuple[list[str] | None, dict[str, Any]]:
         """One paper's chunk texts (when ``texts``) and what its chunks get from its record."""
         if not first:
             return None, {}
@@ -258,7 +254,7 @@ class PaperStore:
         return ([embed_text(paper.title, c.text) for c in
                  chunk_paper(paper, max_tokens=tokens, overlap=overlap)], extra)
 
-    def dense(self, vector: Any, *, n: int, where: dict[str, Any] | None = None
+    def dense(self, vector: np.ndarray, *, n: int, where: dict[str, Any] | None = None
               ) -> list[ChunkHit]:
         col = self.collection()
         total = col.count()
@@ -279,7 +275,8 @@ class PaperStore:
                           progress=(lambda st: progress(st.papers_done, st.papers_total))
                           if progress else None)
 
-    def write_lock(self, *, on_wait: Callable[[], None] | None = None) -> Any:
+    def write_lock(self, *, on_wait: Callable[[], None] | None = None
+                   ) -> AbstractContextManager[None]:
         """An exclusive lock on an embedded store for the length of a write (ingest, index
         build): a second ingest waits for the first instead of failing half-way. A Chroma
         server is its own arbiter: no lock."""
@@ -287,7 +284,7 @@ class PaperStore:
         import fcntl
 
         @contextlib.contextmanager
-        def held() -> Any:
+        def held() -> Iterator[None]:
             if self.path is None:
                 yield
                 return

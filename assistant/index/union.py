@@ -20,7 +20,10 @@ from assistant.index.store import PaperStore
 from assistant.paper import Paper
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from assistant.index.embeddings import Embedder
+    from assistant.index.protocol import ChunkHit, Row
     from assistant.settings import Settings
 
 
@@ -93,12 +96,12 @@ class UnionStore:
     def being_written(self) -> bool:
         return any(m.being_written() for m in self.members)
 
-    def chunks_with_vectors(self) -> tuple[list[tuple[str, str, dict[str, Any]]], Any]:
+    def chunks_with_vectors(self) -> tuple[list[Row], np.ndarray | None]:
         import numpy as np
 
         self._checked()
-        rows: list[tuple[str, str, dict[str, Any]]] = []
-        parts: list[Any] = []
+        rows: list[Row] = []
+        parts: list[np.ndarray] = []
         seen: set[str] = set()
         for m in self.members:
             got, vectors = m.chunks_with_vectors()
@@ -126,10 +129,11 @@ class UnionStore:
     def paper_count(self) -> int:
         return len({p.paper_id for p in self.papers()})
 
-    def dense(self, vector: Any, *, n: int, where: dict[str, Any] | None = None) -> list[Any]:
+    def dense(self, vector: np.ndarray, *, n: int, where: dict[str, Any] | None = None
+              ) -> list[ChunkHit]:
         """Chroma's own search (used only when the derived index keeps no vectors)."""
         hits = [h for m in self.members for h in m.dense(vector, n=n, where=where)]
-        best: dict[str, Any] = {}
+        best: dict[str, ChunkHit] = {}
         for h in sorted(hits, key=lambda h: -h.score):
             best.setdefault(h.chunk_id, h)
         return list(best.values())[:n]

@@ -22,6 +22,7 @@ from assistant.errors import (
     LLMStreamCut,
     LLMUnreachable,
 )
+from assistant.llm.faults import Kind, classify
 
 log = logging.getLogger(__name__)
 Message = dict[str, str]
@@ -75,41 +76,38 @@ class OpenAIChatModel:
         self._client = client
 
     def _translate(self, exc: Exception) -> LLMError:
-        import openai
-
         from assistant.settings import mask_url
 
         where = mask_url(self.base_url)
-        if isinstance(exc, openai.APITimeoutError):
+        fault = classify(exc)
+        if fault.kind is Kind.TIMEOUT:
             return LLMUnreachable(f"the LLM endpoint at {where} did not answer within "
                                   f"{self.timeout:g} s: check the server, or raise "
                                   "ASSISTANT_TIMEOUT")
-        if isinstance(exc, openai.APIConnectionError):
+        if fault.kind is Kind.UNREACHABLE:
             return LLMUnreachable(f"cannot reach the LLM endpoint at {where}: start the server or "
                                   "fix OPENAI_BASE_URL")
-        if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
+        if fault.kind is Kind.AUTH:
             return LLMAuthError(f"the LLM endpoint at {where} rejected the API key "
-                                f"({exc.status_code}): set a valid OPENAI_API_KEY")
-        if isinstance(exc, openai.NotFoundError):
+                                f"({fault.status}): set a valid OPENAI_API_KEY")
+        if fault.kind is Kind.MODEL_NOT_FOUND:
             return LLMModelNotFound(f"model {self.model!r} not found at {where}: set "
                                     "ASSISTANT_MODEL to a model the server serves")
-        if isinstance(exc, openai.RateLimitError):
+        if fault.kind is Kind.RATE_LIMITED:
             return LLMRateLimited(f"the LLM endpoint at {where} is rate-limiting (429): wait "
                                   "and ask again, or use another model")
-        if isinstance(exc, openai.APIStatusError):
-            text = str(exc).lower()
-            if exc.status_code in (400, 413) and ("context" in text or "too long" in text
-                                                  or ("maximum" in text and "token" in text)):
-                return LLMError(f"the prompt is longer than the model at {where} accepts "
-                                f"({exc.status_code}): lower ASSISTANT_CONTEXT_TOKENS (the "
-                                "sources' budget) or ASSISTANT_MAX_TOKENS, or use --k with "
-                                "fewer papers")
-            if exc.status_code >= 500:
-                return LLMError(f"the LLM endpoint at {where} failed on its side "
-                                f"({exc.status_code}): retry, or check the server's log")
-            return LLMError(f"the LLM endpoint at {where} answered {exc.status_code}: "
-                            f"{str(exc)[:160]}")
-        return LLMError(f"the LLM call failed: {type(exc).__name__}: {str(exc)[:160]}")
+        if fault.kind is Kind.CONTEXT_LENGTH:
+            return LLMError(f"the prompt is longer than the model at {where} accepts "
+                            f"({fault.status}): lower ASSISTANT_CONTEXT_TOKENS (the "
+                            "sources' budget) or ASSISTANT_MAX_TOKENS, or use --k with "
+                            "fewer papers")
+        if fault.kind is Kind.SERVER_ERROR:
+            return LLMError(f"the LLM endpoint at {where} failed on its side "
+                            f"({fault.status}): retry, or check the server's log")
+        if fault.kind is Kind.REJECTED:
+            return LLMError(f"the LLM endpoint at {where} answered {fault.status}: "
+                            f"{fault.detail[:160]}")
+        return LLMError(f"the LLM call failed: {fault.error_type}: {fault.detail[:160]}")
 
     async def aclose(self) -> None:
         """Close the HTTP client (the TUI calls this on exit)."""

@@ -17,12 +17,16 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from assistant.index.store import ChunkHit, PaperStore
 from assistant.paper import Paper, require_status
 from assistant.search import fusion
 
 if TYPE_CHECKING:
+    import numpy as np
+
+    from assistant.index.chunk_index import ChunkIndex, IndexHit
+    from assistant.index.protocol import ChunkHit, Store
     from assistant.search.multilingual import PaperVectors
+    from assistant.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +83,7 @@ class Filters:
         return not self.paper_ids or paper.paper_id in self.paper_ids
 
 
-def chroma_where(filters: Filters, index: Any) -> dict[str, Any] | None:
+def chroma_where(filters: Filters, index: ChunkIndex) -> dict[str, Any] | None:
     """Filters as a Chroma ``where``: Chroma's own clauses, plus the paper ids the chunk index
     lets through an author or status filter (``$in`` those, or ``$nin`` the rest, whichever
     list is shorter). The caller checks first that some paper passes."""
@@ -116,7 +120,7 @@ class Retrieval:
     multilingual: bool = False  # the dense side was multilingual-e5 (a non-English question)
 
 
-def aggregate(hits: Sequence[Any]) -> dict[str, tuple[float, list[str]]]:
+def aggregate(hits: Sequence[ChunkHit | IndexHit]) -> dict[str, tuple[float, list[str]]]:
     """Chunks -> papers: best chunk score, and the chunk ids in score order."""
     best: dict[str, tuple[float, list[str]]] = {}
     for h in sorted(hits, key=lambda h: -h.score):
@@ -133,7 +137,7 @@ class Sides:
 
     dense: dict[str, tuple[float, list[str]]] = field(default_factory=dict)
     lexical: dict[str, tuple[float, list[str]]] = field(default_factory=dict)
-    vector: Any = None
+    vector: np.ndarray | None = None
     multilingual: bool = False
 
 
@@ -145,7 +149,7 @@ class FusionParams:
     rrf_k: float = 60.0
 
 
-def multilingual_side(settings: Any, *, store: PaperStore) -> PaperVectors | None:
+def multilingual_side(settings: Settings, *, store: Store) -> PaperVectors | None:
     """The e5 paper vectors for non-English questions, when offline, installed and enabled
     (with an LLM endpoint the question is translated by the rewrite prompt instead)."""
     from assistant.index.chunk_index import index_dir
@@ -160,7 +164,7 @@ def multilingual_side(settings: Any, *, store: PaperStore) -> PaperVectors | Non
 
 
 class Retriever:
-    def __init__(self, *, store: PaperStore, candidates: int = 200, mode: Mode = "hybrid",
+    def __init__(self, *, store: Store, candidates: int = 200, mode: Mode = "hybrid",
                  params: FusionParams | None = None, bm25_k1: float = 0.9,
                  bm25_b: float = 0.4, mmr_lambda: float = 0.7,
                  multilingual: PaperVectors | None = None) -> None:
@@ -171,9 +175,9 @@ class Retriever:
         self.mode = mode
         self.params = params or FusionParams()
         self.bm25_k1, self.bm25_b = bm25_k1, bm25_b
-        self._index: Any = None
+        self._index: ChunkIndex | None = None
         self._index_rev: str | None = None
-        self._pinned: Any = None  # the index one search reads throughout
+        self._pinned: ChunkIndex | None = None  # the index one search reads throughout
 
     @contextlib.contextmanager
     def _pin(self) -> Iterator[None]:
@@ -188,7 +192,7 @@ class Retriever:
             self._pinned = None
 
     @classmethod
-    def from_settings(cls, settings: Any, *, store: PaperStore) -> Retriever:
+    def from_settings(cls, settings: Settings, *, store: Store) -> Retriever:
         return cls(store=store, candidates=settings.candidates, mode=settings.retrieval_mode,
                    params=FusionParams(settings.fusion, settings.w_dense, settings.w_lexical,
                                        settings.rrf_k),
@@ -196,7 +200,7 @@ class Retriever:
                    mmr_lambda=settings.mmr_lambda,
                    multilingual=multilingual_side(settings, store=store))
 
-    def index(self) -> Any:
+    def index(self) -> ChunkIndex:
         """The derived chunk index (BM25 + vectors), reloaded when the collection changed (the
         revision is read once a search: ``_pinned``)."""
         from assistant.index.chunk_index import ensure_index
@@ -211,13 +215,13 @@ class Retriever:
 
     def facets(self) -> tuple[set[str], set[int]]:
         """Venues and years in the store (for filters read from a question)."""
-        return self.index().facets()  # type: ignore[no-any-return]
+        return self.index().facets()
 
-    def _mask(self, filters: Filters) -> Any:
+    def _mask(self, filters: Filters) -> np.ndarray | None:
         return self.index().mask(venue=filters.venue, year=filters.year, author=filters.author,
                                  status=filters.status, paper_ids=filters.paper_ids)
 
-    def _dense(self, vector: Any, filters: Filters, depth: int
+    def _dense(self, vector: np.ndarray, filters: Filters, depth: int
                ) -> dict[str, tuple[float, list[str]]]:
         index = self.index()
         if index.has_vectors:  # exact search over the derived index's vectors
