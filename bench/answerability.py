@@ -1,22 +1,31 @@
-"""Fit the answer / near-miss / refuse decision (assistant/answerability.py) on dev; report test.
+"""Fit the answer / near-miss / refuse decision (assistant/judge/answerability.py) on dev.
 
-    python bench/answerability.py [--stores bench/stores] [--n 150] [--fit]
+    python bench/answerability.py [--stores bench/stores] [--n 150] [--fit]   # dev: tune
+    python bench/answerability.py --split test    # the test figures, once (bench/report.py)
 
 Needs `make bench-scifact bench-large` (collections beir-scifact and ml-large in bench/stores).
-Questions with a known right outcome, each in dev or test by the split files in evals/splits/:
+Questions with a known right outcome, each in dev or test by the one split registry
+(assistant/evaluation/splits.py, through the split files in evals/splits/):
 
 - ICML 2026 (19 papers): answer = suite answerable; near miss = suite near misses and ML
   topics, ml-large TL;DRs; refuse = SciFact claims, suite off-domain.
 - ml-large (2,757 papers): answer = TL;DRs of papers in it; near miss = the same with the paper
   removed, held-out TL;DRs; refuse = SciFact claims.
 - SciFact (5,183 abstracts): answer = claims; near miss = the same with the cited abstracts
-  removed; refuse = ML paper titles.
+  removed; refuse = ML paper titles (ml-abstracts papers whose ``uid`` is in the part).
 
+The suites' cases follow evals/splits/icml2026.json and ml-large.json, the claims
+evals/splits/scifact-train.json, the titles ``paper_part(uid)``; a case in no part is not used.
 "Removed" = the paper is dropped from what retrieval returned (the store without it).
-``--fit`` fits the two logistic models on dev (class-balanced) and picks the cut-offs on dev:
-T_DOMAIN for the best balanced accuracy of in-domain vs off-domain, T_ANSWER as the highest
-at which dev answerable questions are still answered 95% of the time. Prints the constants to
-paste into answerability.py, then the shipped rule's confusion matrix on test.
+
+``--split dev`` (the default) is for tuning: it reads and prints dev questions only. ``--fit``
+fits the two logistic models on dev (class-balanced) and picks the cut-offs on dev: T_DOMAIN
+for the best balanced accuracy of in-domain vs off-domain, T_ANSWER as the highest at which
+dev answerable questions are still answered 95% of the time; it prints the constants to paste
+into answerability.py and their dev figures (it refuses ``--split test``). Without ``--fit``
+the shipped constants are scored. ``--split test`` is run only by `make report`
+(bench/report.py): the shipped rule's figures on test, written to
+bench/results/answerability.json (a dev run writes answerability-dev.json).
 """
 
 from __future__ import annotations
@@ -33,8 +42,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from report import check_fit, split_option, write_results  # noqa: E402
+
 from assistant.evaluation.beir import load_qrels, load_queries  # noqa: E402
 from assistant.evaluation.metrics import fit_logistic  # noqa: E402
+from assistant.evaluation.splits import paper_part  # noqa: E402
 from assistant.evaluation.suite import load_suite, resolve_papers  # noqa: E402
 from assistant.index.embeddings import LocalEmbedder  # noqa: E402
 from assistant.index.store import PaperStore  # noqa: E402
@@ -44,7 +56,8 @@ from assistant.sources.corpus import bundled_papers  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 NAMES = {0: "refuse", 1: "near miss", 2: "answer"}
-OFF_DOMAIN_DEV = {"absent-bread", "absent-football"}  # the dev suite's non-ML absent topics
+# the suite's absent topics outside ML (its other absent topics are ML near misses)
+OFF_DOMAIN_ABSENT = {"absent-bread", "absent-football"}
 
 
 def suite_items(name: str, split: str, papers: list) -> list[tuple[str, int, set[str]]]:
@@ -57,7 +70,7 @@ def suite_items(name: str, split: str, papers: list) -> list[tuple[str, int, set
         if "held-out" in case.tags or "near-miss" in case.tags:
             out.append((t.question, 1, set()))
         elif t.refuse:
-            off = "off-domain" in case.tags or case.id in OFF_DOMAIN_DEV
+            off = "off-domain" in case.tags or case.id in OFF_DOMAIN_ABSENT
             out.append((t.question, 0 if off else 1, set()))
         elif t.expect_papers:
             ids = set(resolve_papers(t.expect_papers, papers, case.id))
@@ -82,12 +95,24 @@ def predict(wd, wa, td, ta, x: np.ndarray) -> np.ndarray:
     return np.where(dom < td, 0, np.where(answer < ta, 1, 2))
 
 
+def ml_titles(split: str, rng: random.Random) -> list[str]:
+    """Titles of ml-abstracts papers whose uid is in ``split``, shuffled."""
+    with (SHARED / "corpus" / "ml-abstracts.jsonl").open() as fh:
+        records = [json.loads(line) for line in fh]
+    titles = [r["title"] for r in records if paper_part(str(r["uid"])) == split]
+    rng.shuffle(titles)
+    return titles
+
+
 def main() -> None:
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--stores", type=Path, default=ROOT / "bench" / "stores")
-    ap.add_argument("--n", type=int, default=150, help="questions per sampled group and split")
-    ap.add_argument("--fit", action="store_true")
+    ap.add_argument("--n", type=int, default=150, help="questions per sampled group")
+    ap.add_argument("--fit", action="store_true", help="fit the constants on dev, print them")
+    split_option(ap)
     args = ap.parse_args()
+    check_fit(ap, args)
+    split = args.split
     rng = random.Random(1)
     emb = LocalEmbedder()
     icml = PaperStore(collection="icml2026", embedder=emb, path=args.stores / "calib-icml",
@@ -101,94 +126,88 @@ def main() -> None:
     claims = load_queries(SHARED / "bench" / "scifact" / "queries_train.jsonl")
     qrels = load_qrels(SHARED / "bench" / "scifact" / "qrels_train_cited.tsv")
     sci_split = json.loads((ROOT / "evals" / "splits" / "scifact-train.json").read_text())
-    with (SHARED / "corpus" / "ml-abstracts.jsonl").open() as fh:
-        titles = [json.loads(line)["title"] for line in fh]
-    rng.shuffle(titles)
+    titles = ml_titles(split, rng)
     icml_papers = icml.papers()
-    data: dict[str, list[tuple[str, str, int, list[float]]]] = {"dev": [], "test": []}
-    for split, title_part in (("dev", titles[:3000]), ("test", titles[3000:6000])):
-        def add(store: str, group: str, label: int, q: str, drop: set[str] = frozenset(),
-                split: str = split) -> None:
-            data[split].append((store, group, label, row(retr[store], stats[store], q, drop)))
+    rows: list[tuple[str, str, int, list[float]]] = []
 
-        for q, label, _ in suite_items("icml2026", split, icml_papers):
-            add("icml", "suite", label, q)
-        large_suite = load_suite(ROOT / "evals" / "ml-large.yaml").only(split)
-        in_cases = [c for c in large_suite.cases if "in-store" in c.tags]
-        held = [c for c in large_suite.cases if "held-out" in c.tags]
-        for c in rng.sample(in_cases, min(args.n, len(in_cases))):
-            q, pid = c.turns[0].question, c.turns[0].expect_papers[0]
-            add("ml-large", "tldr in store", 2, q)
-            add("ml-large", "tldr, paper removed", 1, q, {pid})
-        for c in held:
-            add("ml-large", "tldr held out", 1, c.turns[0].question)
-        for c in rng.sample(in_cases, min(60, len(in_cases))):
-            add("icml", "ml-large tldr", 1, c.turns[0].question)
-        sci = [q for q in sci_split[split] if q in claims and q in qrels]
-        for q in rng.sample(sci, min(args.n, len(sci))):
-            add("scifact", "claim", 2, claims[q])
-            add("scifact", "claim, cited removed", 1, claims[q], set(qrels[q]))
-        for q in rng.sample(sci, min(60, len(sci))):
-            add("icml", "scifact claim", 0, claims[q])
-            add("ml-large", "scifact claim", 0, claims[q])
-        for t in title_part[: min(args.n, 100)]:
-            add("scifact", "ML title", 0, t)
-    dev_x = np.array([r[3] for r in data["dev"]])
-    dev_y = np.array([r[2] for r in data["dev"]])
-    if args.fit:
-        wd = fit_logistic(dev_x, (dev_y > 0).astype(float), steps=6000, lr=0.3, l2=1e-3)
-        inside = dev_y > 0
-        wa = fit_logistic(dev_x[inside], (dev_y[inside] == 2).astype(float), steps=6000,
+    def add(store: str, group: str, label: int, q: str, drop: set[str] = frozenset()) -> None:
+        rows.append((store, group, label, row(retr[store], stats[store], q, drop)))
+
+    for q, label, _ in suite_items("icml2026", split, icml_papers):
+        add("icml", "suite", label, q)
+    large_suite = load_suite(ROOT / "evals" / "ml-large.yaml").only(split)
+    in_cases = [c for c in large_suite.cases if "in-store" in c.tags]
+    held = [c for c in large_suite.cases if "held-out" in c.tags]
+    for c in rng.sample(in_cases, min(args.n, len(in_cases))):
+        q, pid = c.turns[0].question, c.turns[0].expect_papers[0]
+        add("ml-large", "tldr in store", 2, q)
+        add("ml-large", "tldr, paper removed", 1, q, {pid})
+    for c in held:
+        add("ml-large", "tldr held out", 1, c.turns[0].question)
+    for c in rng.sample(in_cases, min(60, len(in_cases))):
+        add("icml", "ml-large tldr", 1, c.turns[0].question)
+    sci = [q for q in sci_split[split] if q in claims and q in qrels]
+    for q in rng.sample(sci, min(args.n, len(sci))):
+        add("scifact", "claim", 2, claims[q])
+        add("scifact", "claim, cited removed", 1, claims[q], set(qrels[q]))
+    for q in rng.sample(sci, min(60, len(sci))):
+        add("icml", "scifact claim", 0, claims[q])
+        add("ml-large", "scifact claim", 0, claims[q])
+    for t in titles[: min(args.n, 100)]:
+        add("scifact", "ML title", 0, t)
+    x = np.array([r[3] for r in rows])
+    y = np.array([r[2] for r in rows])
+    if args.fit:  # dev only (check_fit)
+        wd = fit_logistic(x, (y > 0).astype(float), steps=6000, lr=0.3, l2=1e-3)
+        inside = y > 0
+        wa = fit_logistic(x[inside], (y[inside] == 2).astype(float), steps=6000,
                           lr=0.3, l2=1e-3)
-        pd_dev = prob(wd, dev_x)
+        pd_dev = prob(wd, x)
         td = max(np.linspace(0.05, 0.95, 91), key=lambda t: (
-            np.mean(pd_dev[dev_y > 0] >= t) + np.mean(pd_dev[dev_y == 0] < t)))
-        pa_dev = prob(wa, dev_x)
+            np.mean(pd_dev[y > 0] >= t) + np.mean(pd_dev[y == 0] < t)))
+        pa_dev = prob(wa, x)
         ok = [t for t in np.linspace(0.05, 0.95, 91)
-              if np.mean((pa_dev >= t)[dev_y == 2] & (pd_dev >= td)[dev_y == 2]) >= 0.95]
+              if np.mean((pa_dev >= t)[y == 2] & (pd_dev >= td)[y == 2]) >= 0.95]
         ta = max(ok) if ok else 0.5
+        print("fitted on dev: paste into assistant/judge/answerability.py")
         print("W_DOMAIN =", tuple(round(float(v), 3) for v in wd))
         print("W_ANSWER =", tuple(round(float(v), 3) for v in wa))
         print(f"T_DOMAIN = {td:.2f}\nT_ANSWER = {ta:.2f}\n")
+        for i, name in enumerate(ans.FEATURES):  # how each feature separates, on dev
+            col = x[:, i]
+            print(f"{name:>12}: " + "  ".join(f"{NAMES[c]} {np.mean(col[y == c]):.3f}"
+                                              for c in (2, 1, 0)))
+        print()
     else:
         wd, wa, td, ta = ans.W_DOMAIN, ans.W_ANSWER, ans.T_DOMAIN, ans.T_ANSWER
-    if args.fit:
-        for i, name in enumerate(ans.FEATURES):  # how each feature separates, on dev
-            col = dev_x[:, i]
-            print(f"{name:>12}: " + "  ".join(f"{NAMES[c]} {np.mean(col[dev_y == c]):.3f}"
-                                              for c in (2, 1, 0)))
-    report: dict = {"features": ans.FEATURES, "W_DOMAIN": list(map(float, wd)),
+    report: dict = {"features": ans.FEATURES, "constants": "fitted on dev" if args.fit
+                    else "shipped", "W_DOMAIN": list(map(float, wd)),
                     "W_ANSWER": list(map(float, wa)), "T_DOMAIN": float(td),
-                    "T_ANSWER": float(ta), "splits": {}}
-    for split in ("dev", "test"):
-        rows = data[split]
-        pred = predict(wd, wa, td, ta, np.array([r[3] for r in rows]))
-        print(f"## {split}: by group (share of each outcome)\n")
-        print("| store | questions | truth | n | answered | near miss | refused |")
-        print("|---|---|---|---|---|---|---|")
-        groups: dict = {}
-        for (store, group, label, _), p in zip(rows, pred, strict=True):
-            groups.setdefault((store, group, label), []).append(int(p))
-        out = []
-        for (store, group, label), ps in groups.items():
-            c = Counter(ps)
-            n = len(ps)
-            print(f"| {store} | {group} | {NAMES[label]} | {n} | {c[2] / n:.3f} | "
-                  f"{c[1] / n:.3f} | {c[0] / n:.3f} |")
-            out.append({"store": store, "questions": group, "truth": NAMES[label], "n": n,
-                        "answered": c[2] / n, "near_miss": c[1] / n, "refused": c[0] / n})
-        truth = np.array([r[2] for r in rows])
-        matrix = [[int(np.sum((truth == t) & (pred == p))) for p in (2, 1, 0)] for t in (2, 1, 0)]
-        print(f"\n{split} confusion (rows truth answer/near miss/refuse; columns the same): "
-              f"{matrix}")
-        rates = {"answerable answered": float(np.mean(pred[truth == 2] == 2)),
-                 "near misses not answered": float(np.mean(pred[truth == 1] != 2)),
-                 "off-domain refused": float(np.mean(pred[truth == 0] == 0))}
-        print("  ".join(f"{k}: {v:.3f}" for k, v in rates.items()) + "\n")
-        report["splits"][split] = {"groups": out, "confusion": matrix, "rates": rates}
-    res = ROOT / "bench" / "results"
-    res.mkdir(exist_ok=True)
-    (res / "answerability.json").write_text(json.dumps(report, indent=2))
+                    "T_ANSWER": float(ta)}
+    pred = predict(wd, wa, td, ta, x)
+    print(f"## {split} ({report['constants']} constants): by group (share of each outcome)\n")
+    print("| store | questions | truth | n | answered | near miss | refused |")
+    print("|---|---|---|---|---|---|---|")
+    groups: dict = {}
+    for (store, group, label, _), p in zip(rows, pred, strict=True):
+        groups.setdefault((store, group, label), []).append(int(p))
+    out = []
+    for (store, group, label), ps in groups.items():
+        c = Counter(ps)
+        n = len(ps)
+        print(f"| {store} | {group} | {NAMES[label]} | {n} | {c[2] / n:.3f} | "
+              f"{c[1] / n:.3f} | {c[0] / n:.3f} |")
+        out.append({"store": store, "questions": group, "truth": NAMES[label], "n": n,
+                    "answered": c[2] / n, "near_miss": c[1] / n, "refused": c[0] / n})
+    matrix = [[int(np.sum((y == t) & (pred == p))) for p in (2, 1, 0)] for t in (2, 1, 0)]
+    print(f"\n{split} confusion (rows truth answer/near miss/refuse; columns the same): "
+          f"{matrix}")
+    rates = {"answerable answered": float(np.mean(pred[y == 2] == 2)),
+             "near misses not answered": float(np.mean(pred[y == 1] != 2)),
+             "off-domain refused": float(np.mean(pred[y == 0] == 0))}
+    print("  ".join(f"{k}: {v:.3f}" for k, v in rates.items()))
+    report[split] = {"groups": out, "confusion": matrix, "rates": rates}
+    print(f"\n{write_results('answerability', split, report).relative_to(ROOT)}")
 
 
 if __name__ == "__main__":

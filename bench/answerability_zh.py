@@ -1,23 +1,30 @@
 """Chinese questions offline: retrieval by the multilingual side, and the answer / near-miss /
-refuse decision on its cosines (assistant/answerability.py ``decide_multilingual``).
+refuse decision on its cosines (assistant/judge/answerability.py ``decide_multilingual``).
 
-    python bench/answerability_zh.py [--stores bench/stores] [--fit]
+    python bench/answerability_zh.py [--stores bench/stores] [--fit]   # dev: tune
+    python bench/answerability_zh.py --split test    # the test figures, once (bench/report.py)
 
 Questions: evals/zh-questions.jsonl (written in Chinese from the abstracts, never against the
-program), split by evals/splits/zh-questions.json. Two stores, each searched through
+program), dev or test by evals/splits/zh-questions.json (the one split registry,
+assistant/evaluation/splits.py: a question follows its paper, near-miss and off-domain
+questions their id; a question in no part is not used). Two stores, each searched through
 ``Retriever`` with its multilingual side as a user gets it:
 
 - the bundled ICML 2026 list (19 papers): answer = a question about a paper; near miss = ML
   topics none of them covers, and each answer question with its paper removed; refuse = topics
   outside ML;
-- a 400-paper slice of the ml-large collection (the 120 papers asked about and 280 others,
-  needs `make bench-large`): answer = translated TL;DR questions; near miss = the same with the
-  paper removed; refuse = the off-domain questions.
+- a 400-paper slice of the ml-large collection (the 120 papers asked about, both parts, and
+  280 others: the same store for either part; needs `make bench-large`): answer = translated
+  TL;DR questions; near miss = the same with the paper removed; refuse = the off-domain
+  questions.
 
-``--fit`` fits the two logistic models on dev (class-balanced) and picks the cut-offs on dev as
-bench/answerability.py does; without it the shipped constants are scored. Reports top-1 and
-top-3 retrieval of the asked paper, and the outcome rates, dev and test side by side.
-Writes bench/results/answerability_zh.json.
+``--split dev`` (the default) is for tuning: it reads and prints dev questions only. ``--fit``
+fits the two logistic models on dev (class-balanced) and picks the cut-offs on dev as
+bench/answerability.py does, and prints the constants to paste and their dev figures (it
+refuses ``--split test``); without it the shipped constants are scored. Reports top-1 and top-3
+retrieval of the asked paper and the outcome rates of the one part. ``--split test`` is run
+only by `make report` (bench/report.py) and writes bench/results/answerability_zh.json (a dev
+run writes answerability_zh-dev.json).
 """
 
 from __future__ import annotations
@@ -33,6 +40,8 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from report import check_fit, split_option, write_results  # noqa: E402
 
 from assistant.evaluation.metrics import fit_logistic  # noqa: E402
 from assistant.index.chunk_index import ensure_index  # noqa: E402
@@ -55,15 +64,16 @@ def retriever_for(store: PaperStore, where: Path) -> Retriever:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--stores", type=Path, default=ROOT / "bench" / "stores")
-    ap.add_argument("--fit", action="store_true")
+    ap.add_argument("--fit", action="store_true", help="fit the constants on dev, print them")
+    split_option(ap)
     args = ap.parse_args()
+    check_fit(ap, args)
+    split = args.split
     questions = load(ROOT / "evals" / "zh-questions.jsonl")
-    split_of = {}
     splits = json.loads((ROOT / "evals" / "splits" / "zh-questions.json").read_text())
-    for name in ("dev", "test"):
-        split_of.update({i: name for i in splits[name]})
+    mine = set(splits[split])  # a question in no part (or the other) is not used
     emb = LocalEmbedder()
     icml = PaperStore(collection="icml2026", embedder=emb, path=args.stores / "calib-icml",
                       create=True)
@@ -87,19 +97,21 @@ def main() -> None:
         assert len(found) == 1, hint
         return found[0]
 
-    data: dict[str, list] = {"dev": [], "test": []}
-    ranks: dict[str, dict[str, list[int]]] = {"dev": {}, "test": {}}
-    right: dict[tuple[str, str], bool] = {}
+    data: list = []
+    ranks: dict[str, list[int]] = {}
+    right: dict[str, bool] = {}
     for q in questions:
-        split, store = split_of[q["id"]], q["store"]
+        if q["id"] not in mine:
+            continue
+        store = q["store"]
         found = retr[store].search(q["question"], k=12)
         assert found.multilingual, q["question"]
         papers = found.papers
         if q["kind"] == "answer":
             pid = hint_id(q["paper_hint"]) if store == "icml" else q["paper"]
             ids = [rp.paper.paper_id for rp in papers]
-            ranks[split].setdefault(store, []).append(ids.index(pid) + 1 if pid in ids else 99)
-            right[(split, q["id"])] = bool(ids) and ids[0] == pid
+            ranks.setdefault(store, []).append(ids.index(pid) + 1 if pid in ids else 99)
+            right[q["id"]] = bool(ids) and ids[0] == pid
             rows = [(2, papers[:6], "answer"),
                     (1, [rp for rp in papers if rp.paper.paper_id != pid][:6], "paper removed")]
         elif q["kind"] == "near_miss":
@@ -111,69 +123,68 @@ def main() -> None:
                              "off-domain@large"))
         for label, ps, group in rows:
             f = ans.zh_features(ps)
-            data[split].append((store, group, label, [f[k] for k in ans.ZH_FEATURES],
-                                right.get((split, q["id"]), False) and group == "answer"))
-    report: dict = {"retrieval": {}, "splits": {}}
+            data.append((store, group, label, [f[k] for k in ans.ZH_FEATURES],
+                         right.get(q["id"], False) and group == "answer"))
+    report: dict = {"retrieval": {}}
     print("| store | split | asked | top-1 | top-3 |\n|---|---|---|---|---|")
-    for split in ("dev", "test"):
-        for store, rs in ranks[split].items():
-            r = np.array(rs)
-            row = {"n": len(r), "top1": float(np.mean(r == 1)), "top3": float(np.mean(r <= 3))}
-            report["retrieval"][f"{store}/{split}"] = row
-            print(f"| {store} | {split} | {row['n']} | {row['top1']:.3f} | {row['top3']:.3f} |")
-    dev_x = np.array([r[3] for r in data["dev"]])
-    dev_y = np.array([r[2] for r in data["dev"]])
-    if args.fit:
-        wd = fit_logistic(dev_x, (dev_y > 0).astype(float), steps=8000, lr=1.0, l2=1e-4)
-        inside = dev_y > 0
-        wa = fit_logistic(dev_x[inside], (dev_y[inside] == 2).astype(float), steps=8000,
+    for store, rs in ranks.items():
+        r = np.array(rs)
+        row = {"n": len(r), "top1": float(np.mean(r == 1)), "top3": float(np.mean(r <= 3))}
+        report["retrieval"][store] = row
+        print(f"| {store} | {split} | {row['n']} | {row['top1']:.3f} | {row['top3']:.3f} |")
+    x = np.array([r[3] for r in data])
+    y = np.array([r[2] for r in data])
+    if args.fit:  # dev only (check_fit)
+        wd = fit_logistic(x, (y > 0).astype(float), steps=8000, lr=1.0, l2=1e-4)
+        inside = y > 0
+        wa = fit_logistic(x[inside], (y[inside] == 2).astype(float), steps=8000,
                           lr=1.0, l2=1e-4)
-        pd_dev = 1 / (1 + np.exp(-(dev_x @ wd[:-1] + wd[-1])))
+        pd_dev = 1 / (1 + np.exp(-(x @ wd[:-1] + wd[-1])))
         td = max(np.linspace(0.05, 0.95, 91), key=lambda t: (
-            np.mean(pd_dev[dev_y > 0] >= t) + np.mean(pd_dev[dev_y == 0] < t)))
-        pa_dev = 1 / (1 + np.exp(-(dev_x @ wa[:-1] + wa[-1])))
+            np.mean(pd_dev[y > 0] >= t) + np.mean(pd_dev[y == 0] < t)))
+        pa_dev = 1 / (1 + np.exp(-(x @ wa[:-1] + wa[-1])))
         ta = max(np.linspace(0.05, 0.95, 91), key=lambda t: (
-            np.mean((pa_dev >= t)[dev_y == 2]) + np.mean((pa_dev < t)[dev_y == 1])))
-        print("\nW_ZH_DOMAIN =", tuple(round(float(v), 3) for v in wd))
+            np.mean((pa_dev >= t)[y == 2]) + np.mean((pa_dev < t)[y == 1])))
+        print("\nfitted on dev: paste into assistant/judge/answerability.py")
+        print("W_ZH_DOMAIN =", tuple(round(float(v), 3) for v in wd))
         print("W_ZH_ANSWER =", tuple(round(float(v), 3) for v in wa))
         print(f"T_ZH_DOMAIN = {td:.2f}\nT_ZH_ANSWER = {ta:.2f}")
         for i, name in enumerate(ans.ZH_FEATURES):
-            print(f"{name:>8}: " + "  ".join(f"{NAMES[c]} {np.mean(dev_x[dev_y == c, i]):.3f}"
+            print(f"{name:>8}: " + "  ".join(f"{NAMES[c]} {np.mean(x[y == c, i]):.3f}"
                                              for c in (2, 1, 0)))
     else:
         wd, wa = np.asarray(ans.W_ZH_DOMAIN), np.asarray(ans.W_ZH_ANSWER)
         td, ta = ans.T_ZH_DOMAIN, ans.T_ZH_ANSWER
-    for split in ("dev", "test"):
-        rows = data[split]
-        x = np.array([r[3] for r in rows])
-        dom = 1 / (1 + np.exp(-(x @ np.asarray(wd[:-1]) + wd[-1])))
-        answer = 1 / (1 + np.exp(-(x @ np.asarray(wa[:-1]) + wa[-1])))
-        pred = np.where(dom < td, 0, np.where(answer < ta, 1, 2))
-        print(f"\n## {split}\n\n| store | questions | truth | n | answered | near miss | refused |"
-              "\n|---|---|---|---|---|---|---|")
-        groups: dict = {}
-        for (store, group, label, *_), p in zip(rows, pred, strict=True):
-            groups.setdefault((store, group, label), []).append(int(p))
-        out = []
-        for (store, group, label), ps in groups.items():
-            c, n = Counter(ps), len(ps)
-            print(f"| {store} | {group} | {NAMES[label]} | {n} | {c[2] / n:.3f} | "
-                  f"{c[1] / n:.3f} | {c[0] / n:.3f} |")
-            out.append({"store": store, "questions": group, "truth": NAMES[label], "n": n,
-                        "answered": c[2] / n, "near_miss": c[1] / n, "refused": c[0] / n})
-        truth = np.array([r[2] for r in rows])
-        ok = np.array([r[4] for r in rows])
-        answered = (truth == 2) & (pred == 2)
-        rates = {"answerable answered": float(np.mean(pred[truth == 2] == 2)),
-                 "answered with the asked paper first": float(np.mean(ok[answered]))
-                 if answered.any() else 0.0,
-                 "near misses not answered": float(np.mean(pred[truth == 1] != 2)),
-                 "off-domain refused": float(np.mean(pred[truth == 0] == 0))}
-        print("\n" + "  ".join(f"{k}: {v:.3f}" for k, v in rates.items()))
-        report["splits"][split] = {"groups": out, "rates": rates}
-    res = ROOT / "bench" / "results"
-    res.mkdir(exist_ok=True)
-    (res / "answerability_zh.json").write_text(json.dumps(report, indent=2))
+    report["constants"] = {"from": "fitted on dev" if args.fit else "shipped",
+                           "W_ZH_DOMAIN": [float(v) for v in wd],
+                           "W_ZH_ANSWER": [float(v) for v in wa],
+                           "T_ZH_DOMAIN": float(td), "T_ZH_ANSWER": float(ta)}
+    dom = 1 / (1 + np.exp(-(x @ np.asarray(wd[:-1]) + wd[-1])))
+    answer = 1 / (1 + np.exp(-(x @ np.asarray(wa[:-1]) + wa[-1])))
+    pred = np.where(dom < td, 0, np.where(answer < ta, 1, 2))
+    print(f"\n## {split} ({report['constants']['from']} constants)\n\n"
+          "| store | questions | truth | n | answered | near miss | refused |"
+          "\n|---|---|---|---|---|---|---|")
+    groups: dict = {}
+    for (store, group, label, *_), p in zip(data, pred, strict=True):
+        groups.setdefault((store, group, label), []).append(int(p))
+    out = []
+    for (store, group, label), ps in groups.items():
+        c, n = Counter(ps), len(ps)
+        print(f"| {store} | {group} | {NAMES[label]} | {n} | {c[2] / n:.3f} | "
+              f"{c[1] / n:.3f} | {c[0] / n:.3f} |")
+        out.append({"store": store, "questions": group, "truth": NAMES[label], "n": n,
+                    "answered": c[2] / n, "near_miss": c[1] / n, "refused": c[0] / n})
+    ok = np.array([r[4] for r in data])
+    answered = (y == 2) & (pred == 2)
+    rates = {"answerable answered": float(np.mean(pred[y == 2] == 2)),
+             "answered with the asked paper first": float(np.mean(ok[answered]))
+             if answered.any() else 0.0,
+             "near misses not answered": float(np.mean(pred[y == 1] != 2)),
+             "off-domain refused": float(np.mean(pred[y == 0] == 0))}
+    print("\n" + "  ".join(f"{k}: {v:.3f}" for k, v in rates.items()))
+    report[split] = {"groups": out, "rates": rates}
+    print(f"\n{write_results('answerability_zh', split, report).relative_to(ROOT)}")
 
 
 if __name__ == "__main__":

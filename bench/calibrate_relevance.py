@@ -1,21 +1,28 @@
-"""Fit the refuse-or-answer decision (relevance.py) on dev questions; report it on test questions.
+"""Fit the refuse-or-answer decision (assistant/judge/relevance.py) on dev questions.
 
-    python bench/calibrate_relevance.py [--stores bench/stores] [--n 300]
+    python bench/calibrate_relevance.py [--stores bench/stores] [--n 200]   # dev: fit, tune
+    python bench/calibrate_relevance.py --split test   # the test figures, once (bench/report.py)
 
 Three stores, each asked questions whose answer it holds and questions whose answer it does not:
 - the bundled ICML 2026 list: in = evals/icml2026.yaml answerable questions (English, one
   turn); out = its `refuse` questions (near misses and off-domain) and SciFact claims;
 - SciFact (collection beir-scifact, ingested by `make bench-scifact`): in = its train claims
-  (each has a judged abstract); out = ICML suite questions and titles of ML papers;
+  (each has a judged abstract); out = ICML suite questions and titles of ML papers
+  (ml-abstracts papers whose ``uid`` is in the part);
 - ml-large (evals/make_large_suite.py --ingest): in = TL;DR questions of papers in the store;
   out = SciFact claims. (Its held-out-paper questions are reported, not fitted: telling a near
   miss from an answer needs features these two are not; that is the answerability issue.)
 
-Every question and claim belongs to dev or test by the split files in evals/splits/; the
-class-balanced logistic regression on (best paper's dense cosine, question-word coverage) is
-fitted on dev alone and both the fitted and the shipped rule are reported on test. The
+Every question, claim and title is dev or test by the one split registry
+(assistant/evaluation/splits.py: the split files in evals/splits/, ``paper_part(uid)`` for the
+titles); a case in no part is not used. ``--split dev`` (the default) is for tuning and reads
+dev questions only: it fits the class-balanced logistic regression on (best paper's dense
+cosine, question-word coverage) on dev, prints the fitted constants (on relevance.py's scale,
+to paste) and the fitted and the shipped rule on dev. ``--split test`` is run only by `make
+report` (bench/report.py): it fits nothing and scores the shipped rule on test, written to
+bench/results/calibrate_relevance.json (a dev run writes calibrate_relevance-dev.json). The
 method-name bonus W_NAMED (a question naming a method that a paper's title carries) is
-hand-set, not fitted. Writes bench/results/calibrate_relevance.json.
+hand-set, not fitted.
 """
 
 from __future__ import annotations
@@ -31,8 +38,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from report import split_option, write_results  # noqa: E402
+
 from assistant.evaluation.beir import load_queries  # noqa: E402
 from assistant.evaluation.metrics import fit_logistic  # noqa: E402
+from assistant.evaluation.splits import paper_part  # noqa: E402
 from assistant.evaluation.suite import load_suite  # noqa: E402
 from assistant.index.embeddings import LocalEmbedder  # noqa: E402
 from assistant.index.store import PaperStore  # noqa: E402
@@ -74,10 +84,12 @@ def suite_questions(name: str, split: str) -> tuple[list[str], list[str], list[s
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--stores", type=Path, default=ROOT / "bench" / "stores")
-    ap.add_argument("--n", type=int, default=200, help="questions per sampled group and split")
+    ap.add_argument("--n", type=int, default=200, help="questions per sampled group")
+    split_option(ap)
     args = ap.parse_args()
+    split = args.split
     rng = random.Random(0)
     emb = LocalEmbedder()
     icml_path = args.stores / "calib-icml"
@@ -87,68 +99,74 @@ def main() -> None:
     large = PaperStore(collection="ml-large", embedder=emb, path=args.stores)
     claims = load_queries(SHARED / "bench" / "scifact" / "queries_train.jsonl")
     sci_split = json.loads((ROOT / "evals" / "splits" / "scifact-train.json").read_text())
-    titles = []
     with (SHARED / "corpus" / "ml-abstracts.jsonl").open() as fh:
-        titles = [json.loads(line)["title"] for line in fh]
-    rng.shuffle(titles)
+        records = [json.loads(line) for line in fh]
+    titles = [r["title"] for r in records if paper_part(str(r["uid"])) == split]
     retrievers = {"icml": Retriever(store=icml), "scifact": Retriever(store=sci),
                   "ml-large": Retriever(store=large)}
-    rows: list[tuple[str, str, str, int, float, float, bool, bool]] = []
-    for split, title_part in (("dev", titles[:2000]), ("test", titles[2000:4000])):
-        icml_in, icml_out, _ = suite_questions("icml2026", split)
-        large_in, _, large_held = suite_questions("ml-large", split)
-        sci_claims = [claims[q] for q in sci_split[split] if q in claims]
-        groups = {
-            ("icml", "answerable", 1): icml_in,
-            ("icml", "suite refuse", 0): icml_out,
-            ("icml", "scifact claim", 0): rng.sample(sci_claims, min(args.n, len(sci_claims))),
-            ("scifact", "claim", 1): rng.sample(sci_claims, min(args.n, len(sci_claims))),
-            ("scifact", "ML title", 0): rng.sample(title_part, args.n),
-            ("scifact", "icml question", 0): icml_in + icml_out,
-            ("ml-large", "tldr in store", 1): rng.sample(large_in, min(args.n, len(large_in))),
-            ("ml-large", "scifact claim", 0): rng.sample(sci_claims, min(args.n, len(sci_claims))),
-            ("ml-large", "tldr held out", -1): large_held,
-        }
-        for (store, group, label), questions in groups.items():
-            for q in questions:
-                d, c, named, shipped = features(retrievers[store], q)
-                rows.append((split, store, group, label, d, c, named, shipped))
-    dev = [r for r in rows if r[0] == "dev" and r[3] >= 0]
-    x = np.array([[r[4], r[5]] for r in dev])
-    y = np.array([r[3] for r in dev], dtype=float)
-    w = fit_logistic(x, y)
-    scale = relevance.W_DENSE / w[0]  # on the scale of relevance.py (dense weight fixed)
-    fitted = {"W_DENSE": round(w[0] * scale, 2), "W_OVERLAP": round(w[1] * scale, 2),
-              "BIAS": round(w[2] * scale, 2)}
+    rows: list[tuple[str, str, int, float, float, bool, bool]] = []
+    icml_in, icml_out, _ = suite_questions("icml2026", split)
+    large_in, _, large_held = suite_questions("ml-large", split)
+    sci_claims = [claims[q] for q in sci_split[split] if q in claims]
+    groups = {
+        ("icml", "answerable", 1): icml_in,
+        ("icml", "suite refuse", 0): icml_out,
+        ("icml", "scifact claim", 0): rng.sample(sci_claims, min(args.n, len(sci_claims))),
+        ("scifact", "claim", 1): rng.sample(sci_claims, min(args.n, len(sci_claims))),
+        ("scifact", "ML title", 0): rng.sample(titles, min(args.n, len(titles))),
+        ("scifact", "icml question", 0): icml_in + icml_out,
+        ("ml-large", "tldr in store", 1): rng.sample(large_in, min(args.n, len(large_in))),
+        ("ml-large", "scifact claim", 0): rng.sample(sci_claims, min(args.n, len(sci_claims))),
+        ("ml-large", "tldr held out", -1): large_held,
+    }
+    for (store, group, label), questions in groups.items():
+        for q in questions:
+            d, c, named, shipped = features(retrievers[store], q)
+            rows.append((store, group, label, d, c, named, shipped))
     shipped_w = {"W_DENSE": relevance.W_DENSE, "W_OVERLAP": relevance.W_OVERLAP,
                  "BIAS": relevance.BIAS, "W_NAMED (hand-set)": relevance.W_NAMED}
-    print(f"fitted on dev ({len(dev)} questions): {fitted}; shipped: {shipped_w}\n")
-    print("| split | store | questions | truth | n | fitted rule | shipped rule |")
-    print("|---|---|---|---|---|---|---|")
-    report: dict = {"fitted_on_dev": fitted, "shipped": shipped_w, "groups": []}
-    for split in ("dev", "test"):
-        for store, group, label in dict.fromkeys((r[1], r[2], r[3]) for r in rows):
-            sel = [r for r in rows if r[0] == split and r[1] == store and r[2] == group]
-            if not sel:
-                continue
-            truth = "answer" if label == 1 else "refuse"
-            want = label == 1
+    report: dict = {"shipped": shipped_w, "groups": []}
+    fitted: dict[str, float] = {}
+    if split == "dev":
+        fit_rows = [r for r in rows if r[2] >= 0]
+        x = np.array([[r[3], r[4]] for r in fit_rows])
+        y = np.array([r[2] for r in fit_rows], dtype=float)
+        w = fit_logistic(x, y)
+        scale = relevance.W_DENSE / w[0]  # on the scale of relevance.py (dense weight fixed)
+        fitted = {"W_DENSE": round(float(w[0] * scale), 2),
+                  "W_OVERLAP": round(float(w[1] * scale), 2), "BIAS": round(float(w[2] * scale), 2)}
+        report["fitted_on_dev"] = fitted
+        print(f"fitted on dev ({len(fit_rows)} questions), to paste into "
+              f"assistant/judge/relevance.py: {fitted}; shipped: {shipped_w}\n")
+        print("| split | store | questions | truth | n | fitted rule | shipped rule |")
+        print("|---|---|---|---|---|---|---|")
+    else:
+        print(f"shipped rule: {shipped_w}\n")
+        print("| split | store | questions | truth | n | shipped rule |")
+        print("|---|---|---|---|---|---|")
 
-            def rule(r: tuple) -> bool:
-                margin = fitted["W_DENSE"] * r[4] + fitted["W_OVERLAP"] * r[5] + fitted["BIAS"]
-                return bool(margin + (relevance.W_NAMED if r[6] else 0.0) > 0)
+    def rule(r: tuple) -> bool:
+        margin = fitted["W_DENSE"] * r[3] + fitted["W_OVERLAP"] * r[4] + fitted["BIAS"]
+        return bool(margin + (relevance.W_NAMED if r[5] else 0.0) > 0)
 
+    for store, group, label in dict.fromkeys((r[0], r[1], r[2]) for r in rows):
+        sel = [r for r in rows if r[0] == store and r[1] == group]
+        if not sel:
+            continue
+        truth = "answer" if label == 1 else "refuse"
+        want = label == 1
+        acc_s = float(np.mean([r[6] == want for r in sel]))
+        entry = {"split": split, "store": store, "questions": group, "truth": truth,
+                 "n": len(sel), "accuracy_shipped": round(acc_s, 4)}
+        if fitted:
             acc_f = float(np.mean([rule(r) == want for r in sel]))
-            acc_s = float(np.mean([r[7] == want for r in sel]))
+            entry["accuracy_fitted"] = round(acc_f, 4)
             print(f"| {split} | {store} | {group} | {truth} | {len(sel)} | {acc_f:.3f} | "
                   f"{acc_s:.3f} |")
-            report["groups"].append({"split": split, "store": store, "questions": group,
-                                     "truth": truth, "n": len(sel),
-                                     "accuracy_fitted": round(acc_f, 4),
-                                     "accuracy_shipped": round(acc_s, 4)})
-    out = ROOT / "bench" / "results"
-    out.mkdir(exist_ok=True)
-    (out / "calibrate_relevance.json").write_text(json.dumps(report, indent=2))
+        else:
+            print(f"| {split} | {store} | {group} | {truth} | {len(sel)} | {acc_s:.3f} |")
+        report["groups"].append(entry)
+    print(f"\n{write_results('calibrate_relevance', split, report).relative_to(ROOT)}")
 
 
 if __name__ == "__main__":

@@ -1,81 +1,53 @@
-"""How well does the follow-up detector (assistant/followup.py) tell follow-ups from new questions?
+"""How well does the follow-up detector (assistant/query/followup.py) tell follow-ups apart?
 
-    python bench/followups.py [--errors]
+    python bench/followups.py [--errors] [--fit]   # dev: tune
+    python bench/followups.py --split test         # the test figures, once (bench/report.py)
 
 The labelled set is evals/followups.jsonl: researcher questions asked mid-chat, each with the
 previous question and a human label (does it lean on an earlier turn, or does it stand alone?),
-in English and Chinese. Batch 1 was written before the detector; batch 2 after its first draft,
-without running it on them (a check that the draft did not overfit batch 1).
+in English and Chinese, in five batches: 1 written before the detector; 2 after its first draft,
+without running it on them; 3 (80) written blind after all tuning; 4 (140) written blind to the
+detector; 5 (100) written with batch 4 by the same hand.
 
-``evals/splits/followups.json`` halves the set into dev (the cases the detector is tuned on) and
-test (report only these), balanced by batch, language and label: within each group the ids are
-ordered by a sha1 of the id and alternate between the halves. A case missing from the file is
-assigned the same way and added to it; assigned cases never move.
+Dev or test by ``evals/splits/followups.json`` from the one split registry
+(assistant/evaluation/splits.py): these questions are about no collection's paper, so each
+follows a hash of its own id (311 dev, 292 test, every batch in both). This script only reads
+the file: a case missing from it is not used.
 
-Prints accuracy per (split, language, label), per (split, language), and per (split, language)
-for batch 2 alone, and batch 3 (80 questions written blind after all tuning, all test);
-batch 4 (140, written blind to the detector, all dev: tuned on) and batch 5 (100, written with
-batch 4 by the same hand, all test: report only);
-``--errors`` lists the misjudged questions. Results go to
-bench/results/followups.json.
+``--split dev`` (the default) is for tuning: it scores dev cases only, ``--fit`` fits
+the detector's weights per language on dev and prints them to paste (it refuses ``--split
+test``). Prints accuracy per (language, label), per language, and per language for each of
+batches 2 to 5; ``--errors`` lists the misjudged questions. ``--split test`` is run only by
+`make report` (bench/report.py) and writes bench/results/followups.json (a dev run writes
+followups-dev.json).
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import sys
-from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from report import check_fit, split_option, write_results  # noqa: E402
+
 from assistant.query.rewrite import is_follow_up  # noqa: E402
 
 CASES = ROOT / "evals" / "followups.jsonl"
 SPLIT = ROOT / "evals" / "splits" / "followups.json"
-OUT = ROOT / "bench" / "results" / "followups.json"
-ABOUT = ("evals/followups.jsonl: dev = the cases the follow-up detector was tuned on; test = the "
-         "held-out half (report only these). Balanced by batch, language and label; within each "
-         "group the ids are ordered by a sha1 of the id and alternate between the halves.")
 
 
 def load_cases(path: Path = CASES) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-# whole batches: 4 was written (blind to the detector) to tune on, 5 with it, to report only
-WHOLE = {4: "dev", 5: "test"}
-
-
-def assign(cases: list[dict[str, Any]]) -> dict[str, list[str]]:
-    groups: dict[tuple[int, str, bool], list[str]] = defaultdict(list)
-    halves: dict[str, list[str]] = {"dev": [], "test": []}
-    for case in cases:
-        if case.get("batch") in WHOLE:
-            halves[WHOLE[case["batch"]]].append(case["id"])
-            continue
-        groups[(case.get("batch", 1), case["lang"], case["follow_up"])].append(case["id"])
-    for ids in groups.values():
-        ordered = sorted(ids, key=lambda i: hashlib.sha1(i.encode()).hexdigest())
-        halves["dev"] += ordered[0::2]
-        halves["test"] += ordered[1::2]
-    return halves
-
-
-def load_split(cases: list[dict[str, Any]]) -> dict[str, str]:
-    data = json.loads(SPLIT.read_text()) if SPLIT.exists() else {"dev": [], "test": []}
-    known = set(data["dev"]) | set(data["test"])
-    new = [case for case in cases if case["id"] not in known]
-    if new:
-        for name, ids in assign(new).items():
-            data[name] = sorted(data[name] + ids)
-        SPLIT.parent.mkdir(parents=True, exist_ok=True)
-        SPLIT.write_text(json.dumps({"about": ABOUT, "dev": data["dev"], "test": data["test"]},
-                                    indent=1, ensure_ascii=False) + "\n")
+def load_split() -> dict[str, str]:
+    """case id -> dev or test, as the split file says (never written here)."""
+    data = json.loads(SPLIT.read_text())
     return {cid: name for name in ("dev", "test") for cid in data[name]}
 
 
@@ -107,7 +79,7 @@ def score(cases: list[dict[str, Any]], split: dict[str, str]) -> dict[str, Any]:
 
 
 def fit(cases: list[dict[str, Any]], split: dict[str, str]) -> None:
-    """Fit followup_model's weights per language on the dev split; print them to paste."""
+    """Fit the detector's WEIGHTS per language on the dev split; print them to paste."""
     import numpy as np
 
     from assistant.evaluation.metrics import fit_logistic
@@ -126,12 +98,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--errors", action="store_true", help="list the misjudged questions")
     parser.add_argument("--fit", action="store_true", help="fit the model's weights on dev")
+    split_option(parser)
     args = parser.parse_args()
+    check_fit(parser, args)
     cases = load_cases()
-    if args.fit:
-        fit(cases, load_split(cases))
+    split = {cid: name for cid, name in load_split().items() if name == args.split}
+    if args.fit:  # dev only (check_fit)
+        print("fitted on dev: paste into WEIGHTS in assistant/query/followup.py")
+        fit(cases, split)
         return
-    result = score(cases, load_split(cases))
+    result = score(cases, split)
     print(f"{'split':<5} {'lang':<4} {'label':<10} {'n':>4} {'correct':>7} {'accuracy':>8}")
     for key, cell in result["cells"].items():
         name, lang, label = key.split("/")
@@ -142,8 +118,7 @@ def main() -> None:
         for e in result["errors"]:
             said = "follow-up" if e["predicted"] else "standalone"
             print(f"  [{e['split']}] {e['id']}: said {said}: {e['question']}")
-    OUT.parent.mkdir(exist_ok=True)
-    OUT.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
+    print(write_results("followups", args.split, result).relative_to(ROOT))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
-"""How accurate is the per-sentence support judge (assistant/grounding.py)? Fit on dev, report test.
+"""How accurate is the per-sentence support judge (assistant/judge/grounding.py)? Fit on dev.
 
-    python bench/grounding_judge.py [--papers 700] [--fit]
+    python bench/grounding_judge.py [--papers 700] [--fit]   # dev: tune
+    python bench/grounding_judge.py --split test    # the test figures, once (bench/report.py)
 
 Labelled pairs are made from real abstracts (ICLR 2017-2018 in ../shared/corpus/ml-abstracts.jsonl),
 never from the answerer's output:
@@ -8,14 +9,21 @@ never from the answerer's output:
 - own sentence: a sentence of paper A, in the third person as answers state it, vs A (true)
 - tldr: A's TL;DR (a human-written paraphrase of the paper) vs A (true)
 - swapped sentence / swapped tldr: the same text vs B, the other paper whose words cover it best
-  (the hardest wrong paper in the pool) (false)
+  (the hardest wrong paper in the pool of A's part) (false)
 - altered number: a sentence of A with one number changed vs A (false)
 
-Papers are split dev/test by ``evals/splits/grounding-pairs.json`` (written on the first run from
-a hash of the paper id). ``--fit`` grid-searches W_COSINE, SUPPORTED and WEAK on dev: SUPPORTED is
-the lowest cut-off at which at most 2% of dev false pairs are judged supported, WEAK the one that
-best separates true from false pairs among the rest. The table reports the shipped constants on the
-test pairs; results go to bench/results/grounding_judge.json.
+Papers are dev or test by ``evals/splits/grounding-pairs.json`` (the one split registry,
+assistant/evaluation/splits.py, ``paper_part``; only read here: a paper missing from it is not
+used). Both papers of a pair, A and B, are drawn from the same part. ``--papers`` of the
+shuffled slice are taken, about half in each part; only the chosen part's become pairs.
+
+``--split dev`` (the default) is for tuning and reads dev pairs only. ``--fit`` grid-searches
+W_COSINE, SUPPORTED and WEAK on dev: SUPPORTED is the lowest cut-off at which at most 2% of dev
+false pairs are judged supported, WEAK the one that best separates true from false pairs among
+the rest; it prints them to paste and their dev figures beside the shipped constants' (it
+refuses ``--split test``). ``--split test`` is run only by `make report` (bench/report.py): the
+shipped constants on the test pairs, written to bench/results/grounding_judge.json (a dev run
+writes grounding_judge-dev.json).
 """
 
 from __future__ import annotations
@@ -31,8 +39,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from report import check_fit, split_option, write_results  # noqa: E402
+
 from assistant.answer.extractive import third_person  # noqa: E402
-from assistant.evaluation.generate import read_slice, split_of  # noqa: E402
+from assistant.evaluation.generate import read_slice  # noqa: E402
 from assistant.index.embeddings import LocalEmbedder  # noqa: E402
 from assistant.judge import grounding  # noqa: E402
 from assistant.sources.corpus import paper_from_record  # noqa: E402
@@ -44,15 +54,9 @@ KINDS = ("own sentence", "tldr", "swapped sentence", "swapped tldr", "altered nu
 TRUE_KINDS = {"own sentence", "tldr"}
 
 
-def load_split(ids: list[str]) -> dict[str, str]:
-    if SPLIT.exists():
-        return json.loads(SPLIT.read_text())["papers"]
-    split = {pid: split_of(pid) for pid in ids}
-    SPLIT.parent.mkdir(parents=True, exist_ok=True)
-    SPLIT.write_text(json.dumps({"about": "dev/test split of the papers bench/grounding_judge.py "
-                                 "makes labelled pairs from (fit on dev, report test)",
-                                 "papers": split}, indent=0, sort_keys=True))
-    return split
+def load_split() -> dict[str, str]:
+    """paper id -> dev or test, as the split file says (never written here)."""
+    return dict(json.loads(SPLIT.read_text())["papers"])
 
 
 def alter_number(sentence: str, rng: random.Random) -> str | None:
@@ -165,54 +169,60 @@ def fit(feats):
     return {"W_COSINE": best[2], "SUPPORTED": round(best[3], 3), "WEAK": round(best[4], 3)}
 
 
+def judged(feats, constants):
+    w, s, k = constants["W_COSINE"], constants["SUPPORTED"], constants["WEAK"]
+    scores = [(kind, max(w * c + (1 - w) * x for c, x in zip(cos, cont, strict=True)), ok)
+              for kind, cos, cont, ok in feats]
+    return table([(kind, _verdict(sc, ok, s, k)) for kind, sc, ok in scores])
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--papers", type=int, default=700)
     ap.add_argument("--fit", action="store_true", help="fit the constants on dev and print them")
     ap.add_argument("--seed", type=int, default=5)
+    split_option(ap)
     args = ap.parse_args()
+    check_fit(ap, args)
+    part = args.split
     t0 = time.perf_counter()
     rng = random.Random(args.seed)
     rows = read_slice(SHARED, [("iclr", 2017), ("iclr", 2018)])
     rng.shuffle(rows)
     papers = [paper_from_record(r) for r in rows[: args.papers]]
-    split = load_split(sorted(r["uid"] for r in rows))
-    embedder = LocalEmbedder()
-    report: dict = {"papers": len(papers), "seed": args.seed}
-    feats = {}
-    for part in ("dev", "test"):
-        chosen = [p for p in papers if split.get(p.paper_id) == part]
-        pairs = make_pairs(chosen, rng)
-        feats[part] = features(pairs, embedder)
-    if args.fit:
-        fitted = fit(feats["dev"])
-        report["fitted_on_dev"] = fitted
-        print("fitted on dev:", fitted)
+    split = load_split()
+    chosen = [p for p in papers if split.get(p.paper_id) == part]
+    pairs = make_pairs(chosen, random.Random(f"{args.seed}:{part}"))  # A and B from one part
+    feats = features(pairs, LocalEmbedder())
+    report: dict = {"papers": len(chosen), "pairs": len(pairs), "seed": args.seed}
     shipped = {"W_COSINE": grounding.W_COSINE, "SUPPORTED": grounding.SUPPORTED,
                "WEAK": grounding.WEAK}
     report["shipped"] = shipped
-    for part in ("dev", "test"):
-        w, s, k = shipped["W_COSINE"], shipped["SUPPORTED"], shipped["WEAK"]
-        scores = [(kind, max(w * c + (1 - w) * x for c, x in zip(cos, cont, strict=True)), ok)
-                  for kind, cos, cont, ok in feats[part]]
-        verdicts = [(kind, _verdict(sc, ok, s, k)) for kind, sc, ok in scores]
-        rows_, summary = table(verdicts)
-        report[part] = {"by_kind": rows_, "summary": summary}
-    print(f"\nshipped judge (W_COSINE {shipped['W_COSINE']}, SUPPORTED {shipped['SUPPORTED']}, "
-          f"WEAK {shipped['WEAK']}), test pairs:\n")
+    rows_, summary = judged(feats, shipped)
+    report[part] = {"by_kind": rows_, "summary": summary}
+    shown, label = rows_, "shipped"
+    if args.fit:  # dev only (check_fit)
+        fitted = fit(feats)
+        report["fitted_on_dev"] = fitted
+        print("fitted on dev: paste into assistant/judge/grounding.py:", fitted)
+        shown, fitted_summary = judged(feats, fitted)
+        report[part]["fitted"] = {"by_kind": shown, "summary": fitted_summary}
+        label = "fitted"
+    consts = report["fitted_on_dev"] if args.fit else shipped
+    print(f"\n{label} judge (W_COSINE {consts['W_COSINE']}, SUPPORTED {consts['SUPPORTED']}, "
+          f"WEAK {consts['WEAK']}), {part} pairs ({len(chosen)} papers):\n")
     print("| pair | n | supported | weak | unsupported |")
     print("|---|---|---|---|---|")
-    for kind, r in report["test"]["by_kind"].items():
+    for kind, r in shown.items():
         print(f"| {kind} | {r['pairs']} | {r['supported']:.3f} | {r['weak']:.3f} | "
               f"{r['unsupported']:.3f} |")
     print()
-    for key, value in report["test"]["summary"].items():
-        print(f"{key}: {value}  (dev {report['dev']['summary'][key]})")
+    for key, value in summary.items():
+        more = f"  (fitted {report[part]['fitted']['summary'][key]})" if args.fit else ""
+        print(f"{key}: {value} shipped{more}")
     report["seconds"] = round(time.perf_counter() - t0, 1)
-    out = ROOT / "bench" / "results"
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "grounding_judge.json").write_text(json.dumps(report, indent=2))
-    print(f"\n{report['seconds']} s; bench/results/grounding_judge.json")
+    out = write_results("grounding_judge", part, report)
+    print(f"\n{report['seconds']} s; {out.relative_to(ROOT)}")
     return 0
 
 

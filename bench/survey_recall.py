@@ -1,18 +1,27 @@
 """Survey questions: does the answer list the relevant papers as well as `assistant search` does?
 
-    python bench/survey_recall.py [--stores bench/stores] [--split test]
+    python bench/survey_recall.py [--stores bench/stores] [--n 60]   # dev: tune
+    python bench/survey_recall.py --split test   # the test figures, once (bench/report.py)
 
 "Which papers are about KEYWORD?" for author keywords that 3 to 8 papers of the ml-large
 collection (evals/make_large_suite.py) carry; the relevant set is those papers. For each
 question: recall and precision of the papers the offline answer cites, and recall of
-`assistant search` at the same k (the answer's retrieval depth). Keywords are split dev/test by
-a hash (assistant/evaluation/generate.split_of). Writes bench/results/survey_recall.json.
+`assistant search` at the same k (the answer's retrieval depth).
+
+A keyword question follows its labelled papers (the one split registry,
+assistant/evaluation/splits.py, ``question_part`` over the relevant paper ids): it is dev or
+test when all of them are in that part, and dropped when they straddle both. Of the 203
+keywords (the collection as `make bench-large` ingests it), 15 are dev, 18 test and 170
+dropped; ``--n`` (default 60) takes the first in alphabetical order, so every one by default.
+
+``--split dev`` (the default) is for tuning and asks dev questions only. ``--split test`` is
+run only by `make report` (bench/report.py) and writes bench/results/survey_recall.json (a dev
+run writes survey_recall-dev.json).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -20,10 +29,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from report import split_option, write_results  # noqa: E402
+
 from assistant.answer.factory import build_answerer  # noqa: E402
 from assistant.answer.pipeline import LIST_K, answer  # noqa: E402
-from assistant.evaluation.generate import split_of  # noqa: E402
 from assistant.evaluation.metrics import mean  # noqa: E402
+from assistant.evaluation.splits import question_part  # noqa: E402
 from assistant.index.embeddings import LocalEmbedder  # noqa: E402
 from assistant.index.store import PaperStore  # noqa: E402
 from assistant.search.retrieval import Retriever  # noqa: E402
@@ -43,16 +54,20 @@ def keyword_sets(papers: list) -> dict[str, set[str]]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--stores", type=Path, default=ROOT / "bench" / "stores")
-    ap.add_argument("--split", default="test")
-    ap.add_argument("--n", type=int, default=60)
+    ap.add_argument("--n", type=int, default=60, help="keyword questions asked")
+    split_option(ap)
     args = ap.parse_args()
     store = PaperStore(collection="ml-large", embedder=LocalEmbedder(), path=args.stores)
     retriever = Retriever(store=store)
     answerer = build_answerer(load_settings(backend="extractive"), embedder=store.embedder)
     sets = keyword_sets(store.papers())
-    chosen = sorted(k for k in sets if split_of(f"kw-{k}") == args.split)[: args.n]
+    parts = {k: question_part(v, f"kw-{k}") for k, v in sets.items()}
+    mine = sorted(k for k in sets if parts[k] == args.split)
+    print(f"{len(sets)} keywords: {len(mine)} {args.split} (the others: the other part, or "
+          f"their papers straddle both), asking {min(args.n, len(mine))}")
+    chosen = mine[: args.n]
     rows = []
     for kw in chosen:
         q = f"Which papers are about {kw}?"
@@ -70,10 +85,8 @@ def main() -> None:
     summary["questions"] = len(rows)
     summary["answered"] = round(mean([r["outcome"] == "answered" for r in rows]), 3)
     print(f"{args.split}: {summary}")
-    out = ROOT / "bench" / "results"
-    out.mkdir(exist_ok=True)
-    (out / f"survey_recall-{args.split}.json").write_text(
-        json.dumps({"summary": summary, "rows": rows}, indent=2))
+    out = write_results("survey_recall", args.split, {"summary": summary, "rows": rows})
+    print(out.relative_to(ROOT))
 
 
 if __name__ == "__main__":

