@@ -116,9 +116,10 @@ class Settings(BaseSettings):
     fusion: Literal["rrf", "score"] = Field(
         "score", description="Fusion: weighted reciprocal rank fusion, or normalised score sum.")
     w_dense: float = Field(1.0, ge=0, description="Fusion weight of the dense side.")
-    w_lexical: float = Field(1.0, ge=0, description="Fusion weight of the BM25 side.")
+    w_lexical: float = Field(1.2, ge=0, description="Fusion weight of the BM25 side.")
     rrf_k: float = Field(60.0, gt=0, description="RRF rank constant.")
-    # fitted on SciFact train (bench/tune_fusion.py): score fusion, equal weights, k1 0.9, b 0.4
+    # fitted on the dev part of SciFact train (bench/tune_fusion.py): score fusion, BM25 weighted
+    # 1.2 against dense 1.0, k1 0.9, b 0.4
     mmr_lambda: float = Field(
         0.7, ge=0, le=1, description="Diversity (MMR) for 'which papers' questions; 1 = off.")
     bm25_k1: float = Field(0.9, gt=0, description="BM25 k1.")

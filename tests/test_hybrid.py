@@ -156,3 +156,16 @@ def test_list_questions_are_diversified(small_store):
                                                             diversity=0.3).papers]
     assert set(plain) == {"p2", "p2b"}
     assert diverse[0] == plain[0] and diverse[1] not in {"p2", "p2b"}
+
+
+def test_a_retriever_made_without_settings_fuses_as_the_settings_say():
+    """Benchmarks and tests build Retriever(store=...) without settings: its fusion must be
+    the shipped one, or they measure something the product does not do."""
+    from assistant.search.retrieval import FusionParams
+    from assistant.settings import Settings
+
+    shipped = Settings.model_fields
+    params = FusionParams()
+    assert (params.method, params.w_dense, params.w_lexical, params.rrf_k) == (
+        shipped["fusion"].default, shipped["w_dense"].default, shipped["w_lexical"].default,
+        shipped["rrf_k"].default)

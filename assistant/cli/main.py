@@ -61,7 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("ingest", help="add paper lists to the store (default: bundled ICML 2026)")
     p.add_argument("paths", nargs="*", type=Path, metavar="PATH",
                    help=".txt (header + blank-line-separated abstracts), .json, .jsonl, .csv or "
-                        ".bib (BibTeX; OpenReview, arXiv, Semantic Scholar JSON: see README)")
+                        ".bib (BibTeX; OpenReview, arXiv, Semantic Scholar JSON: see "
+                        "docs/formats.md)")
     p.add_argument("--no-prune", action="store_true",
                    help="keep papers that are no longer in the file")
     p.add_argument("--strict", action="store_true",

@@ -12,7 +12,8 @@ Three outcomes from features of the question against what retrieval returned:
 Two logistic models, fitted by ``bench/answerability.py`` on dev questions only (papers in
 the store; the same questions with their paper removed, as near misses; questions from other
 fields, as off-domain): *in domain?* and, when it is, *answerable?* The cut-offs were chosen on
-dev; the README reports the test split's confusion matrix. (Scoring the question against the
+dev (the one split registry's); ``make report`` scores the test split
+(bench/results/answerability.json). (Scoring the question against the
 top papers' sentences like a citation, grounding.py's way, was tried as a further feature: it
 cost ~30 sentence embeddings a question and did not move the test rates; so did the rarity of
 the rarest question term the best paper lacks, which got a weight of 0.05.)
@@ -40,10 +41,10 @@ _GENERIC = frozenset([
 
 FEATURES = ("wcov", "oov", "dense", "dense_gap", "agree", "names_found", "has_names")
 # fitted by bench/answerability.py on dev questions (feature order as FEATURES, bias last)
-W_DOMAIN = (2.038, -0.127, 9.675, -0.21, 0.562, 0.739, 0.693, -5.478)
-W_ANSWER = (5.231, 1.18, 1.377, 2.492, 0.912, 0.09, 0.076, -4.448)
-T_DOMAIN = 0.46
-T_ANSWER = 0.19
+W_DOMAIN = (1.029, -0.7, 9.704, -0.967, 1.381, 0.572, 0.552, -4.887)
+W_ANSWER = (4.688, 1.203, 1.188, 2.357, 1.118, 0.187, 0.389, -4.227)
+T_DOMAIN = 0.57
+T_ANSWER = 0.16
 
 Outcome = str  # "answered" | "near_miss" | "refused"
 
@@ -140,10 +141,10 @@ def features(question: str, papers: Sequence[RetrievedPaper], stats: TermStats
 # next five (e5 cosines sit in a narrow band whose level varies by collection). Fitted by
 # bench/answerability_zh.py on the dev half of evals/zh-questions.jsonl.
 ZH_FEATURES = ("top", "gap", "margin")
-W_ZH_DOMAIN = (36.487, 0.972, 1.197, -29.381)
-W_ZH_ANSWER = (8.665, 7.046, 8.273, -7.445)
-T_ZH_DOMAIN = 0.50
-T_ZH_ANSWER = 0.51
+W_ZH_DOMAIN = (36.638, 1.029, 1.598, -29.536)
+W_ZH_ANSWER = (8.915, 9.082, 9.798, -7.712)
+T_ZH_DOMAIN = 0.60
+T_ZH_ANSWER = 0.53
 
 
 def zh_features(papers: Sequence[RetrievedPaper]) -> dict[str, float]:

@@ -8,7 +8,7 @@ rules' verdict with cues that generalise: length, how many topic words and metho
 question has of its own, a discourse opener ("And", "那"), a definite or demonstrative phrase,
 a self-contained form ("Which papers ...", "关于…的论文", "what is"), a bare fragment, and how
 many of its words the previous question already had. Fitted by ``bench/followups.py --fit`` on
-the dev split of evals/followups.jsonl only (batches 1-2 dev halves and batch 4).
+the dev split of evals/followups.jsonl only (the one split registry: each case by its id).
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ FEATURES = ("rules", "length", "topic", "names", "opener", "definite", "self_con
             "fragment", "overlap", "short")
 # fitted by bench/followups.py --fit (dev split only); bias last
 WEIGHTS = {
-    "en": (3.86, -1.5, -2.76, -1.36, 1.61, 0.71, -3.29, 0.77, -3.24, -0.98, 5.52),
-    "zh": (2.34, -2.55, 1.38, -2.75, -0.66, 0.66, -3.17, -1.05, -2.44, 0.99, 5.49),
+    "en": (3.97, -1.86, -1.99, -1.36, 0.79, 0.6, -2.71, 1.37, -2.67, -0.98, 5.68),
+    "zh": (2.84, -2.83, -0.39, -1.89, -0.88, 0.24, -2.85, 0.48, -3.76, -0.23, 6.43),
 }
 
 def _words(text: str) -> frozenset[str]:

@@ -143,9 +143,11 @@ class Sides:
 
 @dataclass
 class FusionParams:
+    """The fusion settings' defaults (assistant/settings.py), for a Retriever made without
+    settings (tests, benchmarks)."""
     method: Literal["rrf", "score"] = "score"
     w_dense: float = 1.0
-    w_lexical: float = 1.0
+    w_lexical: float = 1.2
     rrf_k: float = 60.0
 
 
