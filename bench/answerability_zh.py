@@ -18,12 +18,14 @@ questions their id; a question in no part is not used). Two stores, each searche
   TL;DR questions; near miss = the same with the paper removed; refuse = the off-domain
   questions.
 
-``--split dev`` (the default) is for tuning: it reads and prints dev questions only. ``--fit``
-fits the two logistic models on dev (class-balanced) and picks the cut-offs on dev as
-bench/answerability.py does, and prints the constants to paste and their dev figures (it
-refuses ``--split test``); without it the shipped constants are scored. Reports top-1 and top-3
-retrieval of the asked paper and the outcome rates of the one part. ``--split test`` is run
-only by `make report` (bench/report.py) and writes bench/results/answerability_zh.json (a dev
+``--split dev`` (the default) is for tuning: it reads and prints dev questions only. ``--fit`` fits
+the two logistic models on dev (class-balanced) and picks the cut-offs on dev: T_ZH_DOMAIN for the
+best balanced accuracy of in-domain vs off-domain among the cut-offs that refuse no dev answerable
+question (a question about a paper here is never refused as off-domain), T_ZH_ANSWER for the best
+balanced accuracy of answerable vs near miss; it prints the constants to paste and their dev
+figures (it refuses ``--split test``); without it the shipped constants are scored. Reports top-1
+and top-3 retrieval of the asked paper and the outcome rates of the one part. ``--split test`` is
+run only by `make report` (bench/report.py) and writes bench/results/answerability_zh.json (a dev
 run writes answerability_zh-dev.json).
 """
 
@@ -140,7 +142,10 @@ def main() -> None:
         wa = fit_logistic(x[inside], (y[inside] == 2).astype(float), steps=8000,
                           lr=1.0, l2=1e-4)
         pd_dev = 1 / (1 + np.exp(-(x @ wd[:-1] + wd[-1])))
-        td = max(np.linspace(0.05, 0.95, 91), key=lambda t: (
+        # a question about a paper in the collection is never refused as off-domain: among
+        # the cut-offs that keep every dev answerable question in domain, the best balanced one
+        keeps = [t for t in np.linspace(0.05, 0.95, 91) if np.all(pd_dev[y == 2] >= t)] or [0.05]
+        td = max(keeps, key=lambda t: (
             np.mean(pd_dev[y > 0] >= t) + np.mean(pd_dev[y == 0] < t)))
         pa_dev = 1 / (1 + np.exp(-(x @ wa[:-1] + wa[-1])))
         ta = max(np.linspace(0.05, 0.95, 91), key=lambda t: (

@@ -65,7 +65,8 @@ def test_a_chinese_question_offline_cites_one_paper_in_its_own_words(bundled_sto
     retriever = Retriever(store=bundled_store, multilingual=multilingual.PaperVectors(
         tmp_path / "e5.npz", max_new=0))
     papers = bundled_store.papers()
-    questions = _questions("answer", "icml")
+    dev = set(json.loads((ROOT / "evals" / "splits" / "zh-questions.json").read_text())["dev"])
+    questions = [q for q in _questions("answer", "icml") if q["id"] in dev]
     shown = answered = 0
     for q in questions:
         (asked,) = [p.paper_id for p in papers
@@ -91,8 +92,9 @@ def test_a_chinese_question_offline_cites_one_paper_in_its_own_words(bundled_sto
 def test_chinese_questions_outside_ml_are_refused(bundled_store, tmp_path):
     retriever = Retriever(store=bundled_store, multilingual=multilingual.PaperVectors(
         tmp_path / "e5.npz", max_new=0))
+    dev = set(json.loads((ROOT / "evals" / "splits" / "zh-questions.json").read_text())["dev"])
     outcomes = [_ask(bundled_store, retriever, q["question"]).outcome
-                for q in _questions("off_domain", "icml")]
+                for q in _questions("off_domain", "icml") if q["id"] in dev]
     assert outcomes.count("answered") == 0
     assert outcomes.count("refused") >= len(outcomes) * 0.8
 
@@ -130,7 +132,7 @@ def test_chinese_questions_over_a_larger_collection(slice_store, tmp_path):
             assert all(s.verdict == "supported" for s in result.grounding.sentences if s.cites)
     assert shown >= len(questions) * 0.6
     off = {q["question"]: _ask(slice_store, retriever, q["question"]).outcome
-           for q in _questions("off_domain", "icml")}
+           for q in _questions("off_domain", "icml") if q["id"] in split}
     outcomes = list(off.values())
     assert outcomes.count("answered") <= 1, [q for q, o in off.items() if o == "answered"]
     assert outcomes.count("refused") >= len(outcomes) * 0.8

@@ -143,7 +143,7 @@ def features(question: str, papers: Sequence[RetrievedPaper], stats: TermStats
 ZH_FEATURES = ("top", "gap", "margin")
 W_ZH_DOMAIN = (36.638, 1.029, 1.598, -29.536)
 W_ZH_ANSWER = (8.915, 9.082, 9.798, -7.712)
-T_ZH_DOMAIN = 0.60
+T_ZH_DOMAIN = 0.49
 T_ZH_ANSWER = 0.53
 
 
