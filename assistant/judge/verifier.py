@@ -1,0 +1,82 @@
+"""The verifier: a small cross-encoder that reads a question and a paper together and scores
+how well the paper answers it (0-1). Trained by this project (train/train_verifier.py, from
+the all-MiniLM-L6-v2 weights, on dev papers only), shipped as an int8 ONNX file in
+assistant/data/ and run by onnxruntime: nothing downloads at run time.
+
+It sees what the decision's other features cannot: whether a paper is *about this*, not only
+about the same topic.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from assistant.settings import PACKAGE_DIR
+
+log = logging.getLogger(__name__)
+MODEL = PACKAGE_DIR / "data" / "verifier-int8.onnx"
+MAX_TOKENS = 160  # as trained (train/train_verifier.py --max-len)
+
+
+def available() -> bool:
+    return MODEL.exists()
+
+
+class Verifier:
+    """``score(question, passages)`` -> one probability per passage ("title. abstract")."""
+
+    def __init__(self, *, model: Path = MODEL, threads: int = 2) -> None:
+        self.model = model
+        self.threads = threads
+        self._session: Any = None
+        self._tokenizer: Any = None
+        self._lock = threading.Lock()
+
+    def _load(self) -> None:
+        with self._lock:
+            if self._session is not None:
+                return
+            import onnxruntime as ort
+            from tokenizers import Tokenizer
+
+            from assistant.index.embeddings import LocalEmbedder
+
+            _, tok_path = LocalEmbedder.files()  # the same uncased MiniLM vocabulary
+            tok = Tokenizer.from_file(str(tok_path))
+            tok.enable_truncation(max_length=MAX_TOKENS, strategy="only_second")
+            tok.enable_padding(pad_id=0, pad_token="[PAD]")
+            opts = ort.SessionOptions()
+            opts.intra_op_num_threads = self.threads
+            opts.inter_op_num_threads = 1
+            self._session = ort.InferenceSession(str(self.model), opts,
+                                                 providers=["CPUExecutionProvider"])
+            self._tokenizer = tok
+
+    def score(self, question: str, passages: Sequence[str]) -> list[float]:
+        if not passages:
+            return []
+        import numpy as np
+
+        self._load()
+        enc = self._tokenizer.encode_batch([(question, p) for p in passages])
+        feed = {"input_ids": np.array([e.ids for e in enc], dtype=np.int64),
+                "attention_mask": np.array([e.attention_mask for e in enc], dtype=np.int64),
+                "token_type_ids": np.array([e.type_ids for e in enc], dtype=np.int64)}
+        logits = self._session.run(None, feed)[0].reshape(-1)
+        return [1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, float(z))))) for z in logits]
+
+
+_shared: Verifier | None = None
+
+
+def shared() -> Verifier:
+    """One verifier a process (the model loads once)."""
+    global _shared
+    if _shared is None:
+        _shared = Verifier()
+    return _shared

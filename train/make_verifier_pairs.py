@@ -1,0 +1,146 @@
+"""Training pairs for the verifier (a cross-encoder: question, paper -> does the paper answer it).
+
+    .venv/bin/python train/make_verifier_pairs.py        # -> train/data/verifier-pairs.jsonl
+
+Reads only dev papers of the one split registry (assistant/evaluation/splits.py), and only from
+the sets the project fits on: ICLR 2017-18, CoRL 2022-23 and NeurIPS 2018 of
+../shared/corpus/ml-abstracts.jsonl, and SciFact's train claims and corpus. Every other venue
+and year of the corpus is never read (they are the unseen collections the verifier is judged
+on), and no test paper's text enters a pair. Kinds of pairs (label 1 = the paper answers it):
+
+- ``title`` / ``tldr`` / ``question``: a dev paper's title, its TL;DR, and the TL;DR turned into
+  a question ("Which paper proposes X?") with that paper: 1;
+- ``hard``: the same queries with the closest other dev papers our own hybrid retrieval ranks
+  for them (same topic, another contribution: the near misses the decision must not answer): 0;
+- ``claim`` / ``claim-hard``: a dev SciFact claim with its cited abstract (1) and with the
+  closest uncited dev abstracts (0);
+- ``off``: an ML question with a SciFact abstract and a SciFact claim with an ML paper (0).
+
+Needs bench/stores (`make bench-scifact bench-large`). Writes counts per kind to stdout. The
+file is derived from ../shared data and is not committed (train/data/ is ignored).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from assistant.evaluation.beir import load_qrels, load_queries  # noqa: E402
+from assistant.evaluation.generate import tldr_question  # noqa: E402
+from assistant.evaluation.splits import paper_part  # noqa: E402
+from assistant.index.embeddings import LocalEmbedder  # noqa: E402
+from assistant.index.store import PaperStore  # noqa: E402
+from assistant.search.retrieval import Retriever  # noqa: E402
+
+SHARED = ROOT.parent / "shared"
+FIT_VENUES = {("iclr", 2017), ("iclr", 2018), ("corl", 2022), ("corl", 2023), ("nips", 2018)}
+OUT = ROOT / "train" / "data" / "verifier-pairs.jsonl"
+
+
+def passage(title: str, abstract: str) -> str:
+    return f"{title}. {abstract}".strip()
+
+
+def ml_dev_papers() -> dict[str, dict[str, str]]:
+    out = {}
+    with (SHARED / "corpus" / "ml-abstracts.jsonl").open() as fh:
+        for line in fh:
+            r = json.loads(line)
+            key = (str(r.get("venue", "")).lower(), int(r.get("year") or 0))
+            if key in FIT_VENUES and paper_part(str(r["uid"])) == "dev" and r.get("abstract"):
+                out[str(r["uid"])] = {"title": r.get("title") or "", "abstract": r["abstract"],
+                                      "tldr": r.get("tldr") or ""}
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--stores", type=Path, default=ROOT / "bench" / "stores")
+    ap.add_argument("--hard", type=int, default=2, help="hard negatives per query")
+    ap.add_argument("--seed", type=int, default=7)
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+    emb = LocalEmbedder()
+    pairs: list[dict[str, object]] = []
+
+    def add(query: str, doc: str, label: int, kind: str, pid: str) -> None:
+        pairs.append({"query": query, "passage": doc, "label": label, "kind": kind, "paper": pid})
+
+    ml = ml_dev_papers()
+    ml_retr = Retriever(store=PaperStore(collection="ml-large", embedder=emb, path=args.stores))
+    ml_queries: list[str] = []
+    for pid, p in ml.items():
+        doc = passage(p["title"], p["abstract"])
+        # a title query is easy (the passage starts with it): a quarter of the papers keep one
+        queries = [("title", p["title"])] if rng.random() < 0.25 or not p["tldr"] else []
+        if p["tldr"]:
+            queries.append(("tldr", p["tldr"]))
+            q = tldr_question(p["tldr"])
+            if q:
+                queries.append(("question", q))
+        for kind, q in queries:
+            if not q.strip():
+                continue
+            add(q, doc, 1, kind, pid)
+            ml_queries.append(q)
+        if not queries:
+            continue
+        kind, q = rng.choice(queries)  # one query a paper mines hard negatives
+        found = ml_retr.search(q, k=8).papers
+        near = [rp.paper for rp in found if rp.paper.paper_id != pid
+                and rp.paper.paper_id in ml][: args.hard]
+        for other in near:
+            add(q, passage(other.title, other.abstract), 0, "hard", other.paper_id)
+
+    claims = load_queries(SHARED / "bench" / "scifact" / "queries_train.jsonl")
+    qrels = load_qrels(SHARED / "bench" / "scifact" / "qrels_train_cited.tsv")
+    sci_store = PaperStore(collection="beir-scifact", embedder=emb, path=args.stores)
+    sci_retr = Retriever(store=sci_store)
+    sci_docs = {p.paper_id: p for p in sci_store.papers()}
+    dev_docs = [d for d in sci_docs if paper_part(d) == "dev"]
+    sci_claims: list[str] = []
+    for qid, cited in sorted(qrels.items()):
+        if qid not in claims or not cited or any(paper_part(d) != "dev" for d in cited):
+            continue
+        claim = claims[qid]
+        sci_claims.append(claim)
+        for d in cited:
+            if d in sci_docs:
+                add(claim, passage(sci_docs[d].title, sci_docs[d].abstract), 1, "claim", d)
+        found = sci_retr.search(claim, k=8).papers
+        near = [rp.paper for rp in found if rp.paper.paper_id not in cited
+                and paper_part(rp.paper.paper_id) == "dev"][: args.hard]
+        for other in near:
+            add(claim, passage(other.title, other.abstract), 0, "claim-hard", other.paper_id)
+
+    ml_ids = list(ml)
+    for q in rng.sample(ml_queries, min(len(ml_queries), 600)):
+        d = sci_docs[rng.choice(dev_docs)]
+        add(q, passage(d.title, d.abstract), 0, "off", d.paper_id)
+    for claim in rng.sample(sci_claims, min(len(sci_claims), 300)):
+        pid = rng.choice(ml_ids)
+        add(claim, passage(ml[pid]["title"], ml[pid]["abstract"]), 0, "off", pid)
+
+    rng.shuffle(pairs)
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    with OUT.open("w") as fh:
+        for p in pairs:
+            fh.write(json.dumps(p, ensure_ascii=False) + "\n")
+    counts = Counter((str(p["kind"]), int(p["label"])) for p in pairs)  # type: ignore[call-overload]
+    for (kind, label), n in sorted(counts.items()):
+        print(f"{kind:<12} label {label}: {n}")
+    papers_read = {str(p["paper"]) for p in pairs}
+    print(f"{len(pairs)} pairs over {len(papers_read)} papers -> {OUT}")
+    (OUT.parent / "verifier-papers.json").write_text(json.dumps(sorted(papers_read)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
