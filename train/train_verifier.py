@@ -11,8 +11,8 @@ model.zip, unzipped), `.venv/bin/python train/make_verifier_pairs.py`, then
 Torch and transformers stay out of the package's dependencies and out of `make test`: this
 script runs in its own environment. The model: MiniLM-L6 (6 layers, 384 wide) over
 "[CLS] question [SEP] title. abstract [SEP]" (at most --max-len tokens), a linear head on the
-[CLS] vector, binary cross-entropy against the pair's label; one pass over the pairs in a
-seeded order, stopped when --minutes run out (2-core machine); the learning rate warms up over
+[CLS] vector, binary cross-entropy against the pair's label; passes over the pairs in seeded
+orders until --minutes run out (2-core machine); the learning rate warms up over
 the first 5% of that time and decays linearly to the end of it. A dev-pair hold-out (5%, by
 paper) is scored after training. Writes assistant/data/verifier-int8.onnx (the dynamic int8
 quantisation of the exported graph) and train/data/verifier-train.json (time, pairs seen,
@@ -98,8 +98,9 @@ def main() -> int:
         return args.lr * min(1.0, done / 0.05) * (1.0 - done) if done < 1 else 0.0
 
     model.train()
-    for step in range(steps):
-        batch = train[step * args.batch:(step + 1) * args.batch]
+    order = [p for _ in range(50) for p in rng.sample(train, len(train))]  # passes, reshuffled
+    for step in range(len(order) // args.batch):
+        batch = order[step * args.batch:(step + 1) * args.batch]
         x = encode(tok, batch, args.max_len)
         y = torch.tensor([float(b["label"]) for b in batch])
         loss = loss_fn(model(**x), y)
@@ -110,8 +111,9 @@ def main() -> int:
         opt.step()
         seen += len(batch)
         if step % 20 == 0:
-            print(f"step {step}/{steps} loss {loss.item():.3f} {seen / (time.time() - t0):.1f} "
-                  "pairs/s", flush=True)
+            rate = seen / (time.time() - t0)
+            print(f"step {step} (pass {1 + step // steps}) loss {loss.item():.3f} "
+                  f"{rate:.1f} pairs/s", flush=True)
         if time.time() - t0 > budget:
             break
     train_s = time.time() - t0
