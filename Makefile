@@ -20,7 +20,7 @@ run: install
 	$(BIN)/assistant ingest && $(BIN)/assistant chat
 
 lint: install
-	$(BIN)/ruff check assistant tests bench evals
+	$(BIN)/ruff check assistant tests bench evals train
 	$(BIN)/lint-imports
 	$(BIN)/mypy
 
