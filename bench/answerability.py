@@ -79,11 +79,16 @@ def suite_items(name: str, split: str, papers: list) -> list[tuple[str, int, set
 
 
 def row(retriever: Retriever, stats: ans.TermStats, q: str, drop: set[str], k: int = 6
-        ) -> list[float]:
+        ) -> dict[str, float]:
     papers = retriever.search(q, k=k + len(drop)).papers
     papers = [rp for rp in papers if rp.paper.paper_id not in drop][:k]
-    f = ans.features(q, papers, stats)
-    return [f[name] for name in ans.FEATURES]
+    return ans.features(q, papers, stats, verified_scores(q, papers))
+
+
+def verified_scores(q: str, papers: list) -> list[float]:
+    from assistant.judge.verifier import passage, shared
+
+    return shared().score(q, [passage(rp.paper) for rp in papers])
 
 
 def prob(w, x: np.ndarray) -> np.ndarray:
@@ -109,6 +114,9 @@ def main() -> None:
     ap.add_argument("--stores", type=Path, default=ROOT / "bench" / "stores")
     ap.add_argument("--n", type=int, default=150, help="questions per sampled group")
     ap.add_argument("--fit", action="store_true", help="fit the constants on dev, print them")
+    ap.add_argument("--features", default="", help="with --fit: a comma-separated subset of "
+                    "the FEATURES to fit on (to compare)")
+    ap.add_argument("--fresh", action="store_true", help="recompute the cached features")
     split_option(ap)
     args = ap.parse_args()
     check_fit(ap, args)
@@ -128,10 +136,15 @@ def main() -> None:
     sci_split = json.loads((ROOT / "evals" / "splits" / "scifact-train.json").read_text())
     titles = ml_titles(split, rng)
     icml_papers = icml.papers()
-    rows: list[tuple[str, str, int, list[float]]] = []
+    rows: list[tuple[str, str, int, dict[str, float]]] = []
+    cache_file = args.stores / f"answerability-{split}.cache.json"
+    cache = json.loads(cache_file.read_text()) if cache_file.exists() and not args.fresh else {}
 
     def add(store: str, group: str, label: int, q: str, drop: set[str] = frozenset()) -> None:
-        rows.append((store, group, label, row(retr[store], stats[store], q, drop)))
+        key = json.dumps([store, q, sorted(drop)])
+        if key not in cache or set(cache[key]) != set(ans.FEATURES):
+            cache[key] = row(retr[store], stats[store], q, drop)
+        rows.append((store, group, label, cache[key]))
 
     for q, label, _ in suite_items("icml2026", split, icml_papers):
         add("icml", "suite", label, q)
@@ -155,7 +168,9 @@ def main() -> None:
         add("ml-large", "scifact claim", 0, claims[q])
     for t in titles[: min(args.n, 100)]:
         add("scifact", "ML title", 0, t)
-    x = np.array([r[3] for r in rows])
+    cache_file.write_text(json.dumps(cache))
+    names = args.features.split(",") if args.features else list(ans.FEATURES)
+    x = np.array([[r[3][n] for n in names] for r in rows])
     y = np.array([r[2] for r in rows])
     if args.fit:  # dev only (check_fit)
         wd = fit_logistic(x, (y > 0).astype(float), steps=6000, lr=0.3, l2=1e-3)
@@ -173,14 +188,14 @@ def main() -> None:
         print("W_DOMAIN =", tuple(round(float(v), 3) for v in wd))
         print("W_ANSWER =", tuple(round(float(v), 3) for v in wa))
         print(f"T_DOMAIN = {td:.2f}\nT_ANSWER = {ta:.2f}\n")
-        for i, name in enumerate(ans.FEATURES):  # how each feature separates, on dev
+        for i, name in enumerate(names):  # how each feature separates, on dev
             col = x[:, i]
             print(f"{name:>12}: " + "  ".join(f"{NAMES[c]} {np.mean(col[y == c]):.3f}"
                                               for c in (2, 1, 0)))
         print()
     else:
         wd, wa, td, ta = ans.W_DOMAIN, ans.W_ANSWER, ans.T_DOMAIN, ans.T_ANSWER
-    report: dict = {"features": ans.FEATURES, "constants": "fitted on dev" if args.fit
+    report: dict = {"features": names, "constants": "fitted on dev" if args.fit
                     else "shipped", "W_DOMAIN": list(map(float, wd)),
                     "W_ANSWER": list(map(float, wa)), "T_DOMAIN": float(td),
                     "T_ANSWER": float(ta)}

@@ -31,7 +31,7 @@ class WireServer:
         self.failures: list[int] = []
         self.fail_message = ""  # the message a scripted failure carries
         self.requests: list[dict[str, Any]] = []
-        self.default_reply = ["The provided papers do not answer this."]
+        self.default_reply = ["NONE: the provided papers are about other things."]
         self.embedding_fault = ""  # "short" | "mixed" | "html": a broken embeddings reply
         # "cut" | "malformed" | "nostream" | "html" | "hang": a broken chat reply
         self.chat_fault = ""

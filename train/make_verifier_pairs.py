@@ -63,7 +63,7 @@ def ml_dev_papers() -> dict[str, dict[str, str]]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--stores", type=Path, default=ROOT / "bench" / "stores")
-    ap.add_argument("--hard", type=int, default=2, help="hard negatives per query")
+    ap.add_argument("--hard", type=int, default=3, help="hard negatives per query")
     ap.add_argument("--seed", type=int, default=7)
     args = ap.parse_args()
     rng = random.Random(args.seed)
@@ -90,14 +90,12 @@ def main() -> int:
                 continue
             add(q, doc, 1, kind, pid)
             ml_queries.append(q)
-        if not queries:
-            continue
-        kind, q = rng.choice(queries)  # one query a paper mines hard negatives
-        found = ml_retr.search(q, k=8).papers
-        near = [rp.paper for rp in found if rp.paper.paper_id != pid
-                and rp.paper.paper_id in ml][: args.hard]
-        for other in near:
-            add(q, passage(other.title, other.abstract), 0, "hard", other.paper_id)
+        for _, q in queries:  # every query mines its own hard negatives
+            found = ml_retr.search(q, k=8).papers
+            near = [rp.paper for rp in found if rp.paper.paper_id != pid
+                    and rp.paper.paper_id in ml][: args.hard]
+            for other in near:
+                add(q, passage(other.title, other.abstract), 0, "hard", other.paper_id)
 
     claims = load_queries(SHARED / "bench" / "scifact" / "queries_train.jsonl")
     qrels = load_qrels(SHARED / "bench" / "scifact" / "qrels_train_cited.tsv")

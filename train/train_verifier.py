@@ -15,7 +15,8 @@ script runs in its own environment. The model: MiniLM-L6 (6 layers, 384 wide) ov
 orders until --minutes run out (2-core machine); the learning rate warms up over
 the first 5% of that time and decays linearly to the end of it. A dev-pair hold-out (5%, by
 paper) is scored after training. Writes assistant/data/verifier-int8.onnx (the dynamic int8
-quantisation of the exported graph) and train/data/verifier-train.json (time, pairs seen,
+quantisation of the exported graph; --out to write elsewhere) and
+train/<model name>.train.json (committed: time, pairs seen,
 hold-out accuracy and AUC).
 """
 
@@ -75,6 +76,7 @@ def main() -> int:
     ap.add_argument("--max-len", type=int, default=160)
     ap.add_argument("--lr", type=float, default=4e-5)
     ap.add_argument("--seed", type=int, default=13)
+    ap.add_argument("--out", type=Path, default=OUT, help="where the int8 model goes")
     args = ap.parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(2)
@@ -125,7 +127,8 @@ def main() -> int:
     labels = [int(p["label"]) for p in hold]
     acc = sum((s > 0) == bool(y) for s, y in zip(scores, labels, strict=True)) / max(len(hold), 1)
     x = encode(tok, hold[:2], args.max_len)
-    fp32 = OUT.with_suffix(".fp32.onnx")
+    out = args.out
+    fp32 = out.with_suffix(".fp32.onnx")
     torch.onnx.export(model, (x["input_ids"], x["attention_mask"], x["token_type_ids"]),
                       str(fp32), input_names=["input_ids", "attention_mask", "token_type_ids"],
                       output_names=["logit"], opset_version=17, dynamo=False,
@@ -134,13 +137,13 @@ def main() -> int:
                       | {"logit": {0: "batch"}})
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
-    quantize_dynamic(str(fp32), str(OUT), weight_type=QuantType.QInt8)
+    quantize_dynamic(str(fp32), str(out), weight_type=QuantType.QInt8)
     fp32.unlink()
     report = {"pairs": len(pairs), "trained_on": seen, "train_seconds": round(train_s),
               "holdout_pairs": len(hold), "holdout_accuracy": round(acc, 4),
               "holdout_auc": round(auc(scores, labels), 4), "max_len": args.max_len,
-              "model_bytes": OUT.stat().st_size}
-    (ROOT / "train" / "data" / "verifier-train.json").write_text(json.dumps(report, indent=1))
+              "model_bytes": out.stat().st_size}
+    (ROOT / "train" / f"{out.stem}.train.json").write_text(json.dumps(report, indent=1))
     print(json.dumps(report))
     return 0
 

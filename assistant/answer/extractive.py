@@ -21,6 +21,7 @@ import numpy as np
 from assistant.judge.grounding import sentence_vectors
 from assistant.judge.injection import is_instruction
 from assistant.judge.relevance import Relevance, coverage
+from assistant.judge.verifier import SURE
 from assistant.query.compare import sides
 from assistant.textutil import clean_markup, defang_refs, has_cjk, is_list_question, split_sentences
 
@@ -74,6 +75,7 @@ class ExtractiveAnswerer:
     backend = "extractive"
     model = "extractive-v1"
     multilingual = False  # it matches English abstract sentences
+    reads_near_misses = False  # a near miss is composed, never generated
 
     def __init__(self, *, embedder: Embedder, max_sentences: int = 3, max_papers: int = 5,
                  list_hint_at: int = LIST_K) -> None:
@@ -177,7 +179,11 @@ class ExtractiveAnswerer:
             return "\n".join(lines)
         top = sources[0]
         where = f" ({top.paper.venue_year})" if top.paper.venue_year else ""
-        parts = [f"The most relevant paper is **{top.paper.display_title}**{where} [1]."]
+        if top.verified is not None and top.verified < SURE:  # the verifier is not sure
+            parts = [f"The closest match is **{top.paper.display_title}**{where} [1], though "
+                     "it may not be about exactly this."]
+        else:
+            parts = [f"The most relevant paper is **{top.paper.display_title}**{where} [1]."]
         parts += [f"{defang_refs(third_person(s.text))} [1]" for s in chosen[0]]
         text = " ".join(parts)
         if len(sources) > 1:
@@ -185,13 +191,18 @@ class ExtractiveAnswerer:
             text += "\n\nAlso related: " + "; ".join(others) + "."
         return text
 
-    def compose_near_miss(self, question: str, sources: Sequence[RetrievedPaper]) -> str:
+    def compose_near_miss(self, question: str, sources: Sequence[RetrievedPaper], *,
+                          missing: str = "") -> str:
         """Nothing here is about the question: say so, then the closest papers, each with the
-        sentence of its abstract nearest the question, cited as [n] = ``sources[n - 1]``."""
+        sentence of its abstract nearest the question, cited as [n] = ``sources[n - 1]``.
+        ``missing``: the method the question asks about, which no paper here introduces."""
         chosen = self.pick(question, sources, plural=True)
         asked = question.rstrip("?？")
         head = (f"Nothing in this collection is about “{asked}”. The closest papers, none of "
                 "which answers it:")
+        if missing:
+            head = (f"No paper in this collection introduces {missing}: it is not in this "
+                    "collection. The closest papers, none of which is about it:")
         if has_cjk(question):  # matched across languages: less sure than an English match
             head = (f"No paper here clearly matches “{asked}” (matched across languages "
                     "offline; an LLM endpoint would translate the question). The closest papers:")
@@ -207,7 +218,8 @@ class ExtractiveAnswerer:
         return heuristic(question, history)
 
     async def stream_answer(self, question: str, sources: Sequence[RetrievedPaper],
-                            history: Sequence[tuple[str, str]] = ()) -> AsyncIterator[str]:
+                            history: Sequence[tuple[str, str]] = (), *,
+                            near_miss: bool = False) -> AsyncIterator[str]:
         text = self.compose(question, sources)
         self.usage = {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}
         for piece in re.split(r"(?<=\s)", text):

@@ -24,6 +24,7 @@ class LLMAnswerer:
     """Numbered sources within a token budget, prompts from files, a streaming chat model."""
 
     multilingual = True
+    reads_near_misses = True  # a near miss's closest papers go to the model (NONE or answer)
 
     def __init__(self, *, model: ChatModel, context_tokens: int = 3000,
                  prompts_dir: Any = None, rerank: bool = False) -> None:
@@ -54,12 +55,16 @@ class LLMAnswerer:
         return "\n".join(blocks)
 
     def messages(self, question: str, papers: Sequence[RetrievedPaper],
-                 history: Sequence[Turn] = ()) -> list[Message]:
+                 history: Sequence[Turn] = (), *, near_miss: bool = False) -> list[Message]:
+        """The chat messages; ``near_miss``: the decision found no paper clearly about the
+        question, and these are the closest (prompts/near_miss.md: the model may answer from
+        one, or reply NONE)."""
         hist = ""
         if history:
             turns = "\n".join(f"Q: {q}\nA: {tokens.truncate(a, 200)}" for q, a in history[-3:])
             hist = prompts.render("history", prompts_dir=self.prompts_dir, turns=turns)
-        user = prompts.render("answer", prompts_dir=self.prompts_dir, question=question,
+        user = prompts.render("near_miss" if near_miss else "answer",
+                              prompts_dir=self.prompts_dir, question=question,
                               sources=self.sources_block(papers), history=hist)
         system = prompts.render("system", prompts_dir=self.prompts_dir)
         return [{"role": "system", "content": system}, {"role": "user", "content": user}]
@@ -72,8 +77,10 @@ class LLMAnswerer:
         return list(papers)
 
     async def stream_answer(self, question: str, sources: Sequence[RetrievedPaper],
-                            history: Sequence[Turn] = ()) -> AsyncIterator[str]:
-        async for delta in self.chat.stream(self.messages(question, sources, history)):
+                            history: Sequence[Turn] = (), *, near_miss: bool = False
+                            ) -> AsyncIterator[str]:
+        async for delta in self.chat.stream(self.messages(question, sources, history,
+                                                          near_miss=near_miss)):
             yield delta
         self.usage = dict(self.chat.usage)
 

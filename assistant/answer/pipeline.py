@@ -22,11 +22,12 @@ from typing import Any
 
 from assistant.answer.extractive import LIST_K, ExtractiveAnswerer
 from assistant.answer.llm_answerer import LLMAnswerer
+from assistant.answer.outcome_gate import OutcomeGate
 from assistant.answer.types import Answer, Answerer, Delta, Event, Finished, Phase, Retrieved, Turn
 from assistant.citations import Citation, CitationFilter, tidy
 from assistant.errors import LLMStreamCut
 from assistant.judge import grounding
-from assistant.judge.decision import Verdict, decide
+from assistant.judge.decision import DECIDE_OVER, Verdict, decide
 from assistant.query import compare
 from assistant.query.rewrite import needs_llm
 from assistant.search import query_filters
@@ -45,8 +46,6 @@ CJK_OFFLINE = ("The indexed papers do not answer this in the offline mode: the b
                "Ask in English, name the method, raise that setting, or configure an LLM "
                "endpoint (OPENAI_BASE_URL) to translate the question.")
 NEAR_MISS_PAPERS = 3
-_LLM_REFUSAL_MARKERS = ("do not answer", "does not answer", "don't answer", "cannot answer",
-                        "no information", "not covered")
 
 
 @dataclass
@@ -75,6 +74,8 @@ def searched(question: str, search_query: str, *, retriever: Retriever, k: int =
     verdict = decide(search_query, retrieval.papers, index=retriever.index(), sides=sides,
                      multilingual=retrieval.multilingual,
                      picked=bool(filters and filters.paper_ids))
+    for rp in retrieval.papers:
+        rp.verified = verdict.scores.get(rp.paper.paper_id)
     return Searched(retrieval, filters, len(sides), verdict)
 
 
@@ -102,7 +103,11 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     extra: dict[str, Any] = {"search_query": search_query, "outcome": verdict.outcome,
              "answerability": decision.to_dict(),
              "filters": {k: v for k, v in asdict(filters).items() if v} if filters else {}}
-    if decision.outcome != "answered":
+    # a near miss goes to an LLM too (it may find the answer among the closest papers, or say
+    # NONE); the offline answerer composes it
+    llm_near = (decision.outcome == "near_miss" and answerer.reads_near_misses
+                and bool(retrieval.papers))
+    if decision.outcome != "answered" and not llm_near:
         result = _unanswered(question, retrieval, retriever=retriever,
                              answerer=answerer, timings=timings, relevance=rel.to_dict(),
                              **extra)
@@ -113,35 +118,59 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
         yield Finished(result)
         return
     t_s = time.perf_counter()
-    sources = await answerer.select(question, retrieval.papers, rel, leads=leads)
+    if llm_near:
+        sources = list(retrieval.papers[:DECIDE_OVER])
+    else:
+        sources = await answerer.select(question, retrieval.papers, rel, leads=leads)
     timings["select_ms"] = (time.perf_counter() - t_s) * 1000
     filt = CitationFilter(len(sources))
+    gate = OutcomeGate()
     parts: list[str] = []
     t1 = time.perf_counter()
     first: float | None = None
     cut_reason = ""
     try:
-        async for raw in answerer.stream_answer(question, sources, history):
+        async for raw in answerer.stream_answer(question, sources, history, near_miss=llm_near):
             if first is None:
                 first = (time.perf_counter() - t1) * 1000
-            shown = filt.feed(raw)
+            shown = filt.feed(gate.feed(raw))
             if shown:
                 parts.append(shown)
                 yield Delta(shown)
     except LLMStreamCut as exc:  # keep what arrived, marked as cut, with the reason
         cut_reason = str(exc)
-    tail = filt.flush()
+    tail = filt.feed(gate.flush()) + filt.flush()
     if tail:
         parts.append(tail)
         yield Delta(tail)
-    text = tidy("".join(parts)).strip()
     timings["first_token_ms"] = first or 0.0
     timings["generate_ms"] = (time.perf_counter() - t1) * 1000
+    if gate.none:  # the model read the sources and says none answers: a near miss
+        extra["outcome"] = "near_miss"
+        extra["answerability"] = {**extra["answerability"], "llm": "none",
+                                  "llm_reason": gate.reason}
+        result = _unanswered(question, retrieval, retriever=retriever, answerer=answerer,
+                             timings=timings, relevance={**rel.to_dict(), "relevant": False},
+                             **extra)
+        yield Delta(result.text)
+        if ground:
+            _ground(result, retriever)
+        timings["total_ms"] = (time.perf_counter() - t0) * 1000
+        yield Finished(result)
+        return
+    text = tidy("".join(parts)).strip()
     citations = [Citation(filt.mapping[n], sources[n - 1].paper) for n in filt.order]
-    refused = not citations and any(m in text.lower() for m in _LLM_REFUSAL_MARKERS)
+    refused = not citations and not cut_reason  # an answer cites the sources it answers from
+    relevance = rel.to_dict()
+    if llm_near and citations:  # the model found the answer among the closest papers
+        extra["outcome"] = "answered"
+        extra["answerability"] = {**extra["answerability"], "llm": "answered"}
+        relevance = {**relevance, "relevant": True, "relevant_papers": len(citations)}
+    elif refused:
+        extra["outcome"] = "near_miss"
     result = Answer(question, text, answerer.backend, answerer.model, citations,
                     retrieval.papers, refused, dict(answerer.usage), timings, filt.dropped,
-                    rel.to_dict(), cut=bool(cut_reason), cut_reason=cut_reason, **extra)
+                    relevance, cut=bool(cut_reason), cut_reason=cut_reason, **extra)
     if ground:
         _ground(result, retriever)
     timings["total_ms"] = (time.perf_counter() - t0) * 1000
@@ -155,8 +184,9 @@ def _unanswered(question: str, retrieval: Retrieval, *, retriever: Retriever,
     unreadable = has_cjk(question) and not (answerer.multilingual or retrieval.multilingual)
     if fields.get("outcome") == "near_miss" and not unreadable:
         closest = retrieval.papers[:NEAR_MISS_PAPERS]
+        missing = str(fields.get("answerability", {}).get("missing_method") or "")
         text = ExtractiveAnswerer(embedder=retriever.store.embedder).compose_near_miss(
-            question, closest)
+            question, closest, missing=missing)
         citations = [Citation(n, rp.paper) for n, rp in enumerate(closest, 1)]
     else:
         n = retriever.index().paper_count if retrieval.papers else 0

@@ -20,6 +20,7 @@ class Answerer(Protocol):
     model: str
     usage: dict[str, Any]
     multilingual: bool  # False: understands English questions only (the offline answerer)
+    reads_near_misses: bool  # a near miss's closest papers go to stream_answer(near_miss=True)
 
     async def select(self, question: str, papers: Sequence[RetrievedPaper],
                      relevance: Relevance, *, leads: int = 0) -> list[RetrievedPaper]:
@@ -28,7 +29,11 @@ class Answerer(Protocol):
         ...
 
     def stream_answer(self, question: str, sources: Sequence[RetrievedPaper],
-                      history: Sequence[Turn] = ()) -> AsyncIterator[str]: ...
+                      history: Sequence[Turn] = (), *, near_miss: bool = False
+                      ) -> AsyncIterator[str]:
+        """The answer's text, citing ``sources`` as [n]. A reply that starts with ``NONE:``
+        says none of them answers the question (the pipeline reads it as a near miss)."""
+        ...
 
     async def rewrite(self, question: str, history: Sequence[Turn]) -> str: ...
 
@@ -58,14 +63,18 @@ class Answer:
         return "\n".join(f"[{c.n}] {c.paper.reference()}" for c in self.citations)
 
     def to_dict(self) -> dict[str, Any]:
+        verified = {rp.paper.paper_id: None if rp.verified is None else round(rp.verified, 3)
+                    for rp in self.papers}
         return {
             "question": self.question,
             "answer": self.text,
             "backend": self.backend,
             "model": self.model,
-            "citations": [c.to_dict() for c in self.citations],
+            "citations": [{**c.to_dict(), "verifier": verified.get(c.paper.paper_id)}
+                          for c in self.citations],
             "papers": [{"paper_id": rp.paper.paper_id, "title": rp.paper.title,
-                        "score": round(rp.score, 4)} for rp in self.papers],
+                        "score": round(rp.score, 4), "verifier": verified.get(rp.paper.paper_id)}
+                       for rp in self.papers],
             "refused": self.refused,
             "outcome": self.outcome,
             "cut": self.cut,

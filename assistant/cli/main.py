@@ -341,11 +341,14 @@ def cmd_search(args: argparse.Namespace) -> int:
                      "papers": [{"rank": rp.rank, "paper_id": rp.paper.paper_id,
                                  "title": rp.paper.title, "venue": rp.paper.venue,
                                  "year": rp.paper.year, "status": rp.paper.status,
-                                 "score": round(rp.score, 4)}
+                                 "score": round(rp.score, 4),
+                                 "verifier": None if rp.verified is None
+                                 else round(rp.verified, 3)}
                                 for rp in retrieval.papers]})
         return 0
-    for rp in retrieval.papers:
-        print(f"{rp.rank:>3}. {rp.score:.3f}  {rp.paper.display_title}  "
+    for rp in retrieval.papers:  # the score shown: how well it answers the query, 0-1
+        shown = "    " if rp.verified is None else f"{rp.verified:.2f}"
+        print(f"{rp.rank:>3}. {shown}  {rp.paper.display_title}  "
               f"({rp.paper.venue_year})  [{rp.paper.paper_id}]")
     if verdict.outcome == "refused":
         print("(nothing here looks relevant to the query)", file=sys.stderr)

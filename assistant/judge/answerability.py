@@ -7,7 +7,9 @@ Three outcomes from features of the question against what retrieval returned:
 - the share of that weight on terms the store does not hold at all;
 - the best paper's dense cosine, and its gap to the second paper's;
 - whether the dense and lexical sides agree on the best paper;
-- whether the method names the question uses ("LoRA", "DDPM") occur in the best paper.
+- whether the method names the question uses ("LoRA", "DDPM") occur in the best paper;
+- the verifier's scores (verifier.py: a cross-encoder that reads the question with each paper):
+  the highest among the papers read, and its gap to the next.
 
 Two logistic models, fitted by ``bench/answerability.py`` on dev questions only (papers in
 the store; the same questions with their paper removed, as near misses; questions from other
@@ -39,10 +41,11 @@ _GENERIC = frozenset([
     "someth", "is", "are", "how", "does", "do", "can", "could", "would", "whose", "about",
     "there", "any"])
 
-FEATURES = ("wcov", "oov", "dense", "dense_gap", "agree", "names_found", "has_names")
+FEATURES = ("wcov", "oov", "dense", "dense_gap", "agree", "names_found", "has_names",
+            "ver_top", "ver_gap")
 # fitted by bench/answerability.py on dev questions (feature order as FEATURES, bias last)
-W_DOMAIN = (1.029, -0.7, 9.704, -0.967, 1.381, 0.572, 0.552, -4.887)
-W_ANSWER = (4.688, 1.203, 1.188, 2.357, 1.118, 0.187, 0.389, -4.227)
+W_DOMAIN = (1.029, -0.7, 9.704, -0.967, 1.381, 0.572, 0.552, 0.0, 0.0, -4.887)
+W_ANSWER = (4.688, 1.203, 1.188, 2.357, 1.118, 0.187, 0.389, 0.0, 0.0, -4.227)
 T_DOMAIN = 0.57
 T_ANSWER = 0.16
 
@@ -55,10 +58,11 @@ class Decision:
     p_domain: float
     p_answer: float
     features: dict[str, float]
+    missing: str = ""  # a method the question asks about that no paper read introduces
 
     def to_dict(self) -> dict[str, Any]:
         return {"outcome": self.outcome, "p_domain": round(self.p_domain, 3),
-                "p_answer": round(self.p_answer, 3),
+                "p_answer": round(self.p_answer, 3), "missing_method": self.missing,
                 "features": {k: round(v, 3) for k, v in self.features.items()}}
 
 
@@ -108,9 +112,10 @@ def query_terms(question: str) -> list[str]:
     return [t for t in dict.fromkeys(tokenize([question])[0]) if t not in _GENERIC]
 
 
-def features(question: str, papers: Sequence[RetrievedPaper], stats: TermStats
-             ) -> dict[str, float]:
-    """The decision's inputs (see the module docstring)."""
+def features(question: str, papers: Sequence[RetrievedPaper], stats: TermStats,
+             verified: Sequence[float] = ()) -> dict[str, float]:
+    """The decision's inputs (see the module docstring); ``verified``: the verifier's score of
+    each paper, in the order of ``papers``."""
     from assistant.index.chunk_index import tokenize
 
     terms = query_terms(question)
@@ -131,8 +136,11 @@ def features(question: str, papers: Sequence[RetrievedPaper], stats: TermStats
     found = sum(1 for n in names if n in text) / len(names) if names else 1.0
     top = max(dense, default=0.0)
     second = sorted(dense, reverse=True)[1] if len(dense) > 1 else 0.0
+    ver = sorted(verified, reverse=True)
     return {"wcov": wcov, "oov": oov, "dense": top, "dense_gap": top - second, "agree": agree,
-            "names_found": found, "has_names": 1.0 if names else 0.0}
+            "names_found": found, "has_names": 1.0 if names else 0.0,
+            "ver_top": ver[0] if ver else 0.0,
+            "ver_gap": ver[0] - ver[1] if len(ver) > 1 else (ver[0] if ver else 0.0)}
 
 
 # A question searched by multilingual-e5 (Chinese, offline; multilingual.py): the term
@@ -167,10 +175,11 @@ def decide_multilingual(papers: Sequence[RetrievedPaper]) -> Decision:
     return Decision(outcome, p_domain, p_answer, f)
 
 
-def decide(question: str, papers: Sequence[RetrievedPaper], stats: TermStats) -> Decision:
+def decide(question: str, papers: Sequence[RetrievedPaper], stats: TermStats,
+           verified: Sequence[float] = ()) -> Decision:
     if not papers:
         return Decision("refused", 0.0, 0.0, {})
-    f = features(question, papers, stats)
+    f = features(question, papers, stats, verified)
     x = [f[k] for k in FEATURES]
     p_domain = _logistic(W_DOMAIN, x)
     p_answer = _logistic(W_ANSWER, x)

@@ -7,10 +7,14 @@ never disagree. It returns a ``Verdict``:
   about this: the answer names the closest papers as such) or ``refused`` (off-domain), from
   the fitted answerability model (``answerability``; the multilingual one for a question the
   e5 side searched). A comparison is answered when each side is, on its own search (the
-  weakest side decides). Papers the user picked are answered.
-- ``relevance``: which papers are on topic (``relevance.judge``'s per-paper evidence), made to
-  agree with the outcome: nothing is relevant unless the outcome is ``answered``, and an
-  answered question always has its best paper relevant.
+  weakest side decides). Papers the user picked are answered. A question asking which paper
+  introduces a named method is answered by the paper that introduces it, and is a near miss
+  (the method is not here) when no paper read does (introduces.py).
+- ``relevance``: which papers are on topic (``relevance.judge``'s per-paper evidence and the
+  verifier's score), made to agree with the outcome: nothing is relevant unless the outcome
+  is ``answered``, and an answered question always has its best paper relevant.
+- ``scores``: the verifier's score (0-1, verifier.py) of each paper it read, by paper id:
+  how well that paper answers the question. Answers show it beside each source.
 
 The outcome reads the first ``DECIDE_OVER`` ranked papers, so it does not change with how many
 papers a command lists (``search --k 20`` and ``ask`` decide alike).
@@ -19,16 +23,18 @@ papers a command lists (``search --k 20`` and ``ask`` decide alike).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from assistant.judge import answerability
+from assistant.judge import answerability, introduces
 from assistant.judge.relevance import Relevance, judge
+from assistant.judge.verifier import Scorer, passage, shared
 
 if TYPE_CHECKING:
     from assistant.search.retrieval import RetrievedPaper
 
 DECIDE_OVER = 6  # ranked papers the outcome reads (ask's default k)
+VERIFY_OVER = 20  # ranked papers the verifier scores at most (a survey lists from these)
 _ORDER = ("refused", "near_miss", "answered")
 
 
@@ -37,6 +43,7 @@ class Verdict:
     outcome: answerability.Outcome
     decision: answerability.Decision
     relevance: Relevance
+    scores: dict[str, float] = field(default_factory=dict)
 
     @property
     def answered(self) -> bool:
@@ -44,34 +51,55 @@ class Verdict:
 
     def to_dict(self) -> dict[str, Any]:
         return {"outcome": self.outcome, "answerability": self.decision.to_dict(),
-                "relevance": self.relevance.to_dict()}
+                "relevance": self.relevance.to_dict(),
+                "verifier": {pid: round(v, 3) for pid, v in self.scores.items()}}
 
 
 def decide(question: str, papers: Sequence[RetrievedPaper], *, index: Any,
            sides: Sequence[tuple[str, Sequence[RetrievedPaper]]] = (),
-           multilingual: bool = False, picked: bool = False) -> Verdict:
+           multilingual: bool = False, picked: bool = False,
+           verifier: Scorer | None = None) -> Verdict:
     """The verdict on ``papers`` (ranked, best first) for ``question``.
 
     ``index``: the chunk index searched (its term statistics weigh the question's words);
     ``sides``: a comparison's per-side queries and search results; ``multilingual``: the
     dense side was multilingual-e5 (a question in another language); ``picked``: the user
-    chose these papers (the chat's "ask about this paper")."""
-    if multilingual:
-        decision = answerability.decide_multilingual(papers[:DECIDE_OVER])
+    chose these papers (the chat's "ask about this paper"); ``verifier``: the cross-encoder
+    (default: the shipped one, loaded once)."""
+    scores: dict[str, float] = {}
+    if multilingual:  # the verifier reads English: a question in another language goes by
+        decision = answerability.decide_multilingual(papers[:DECIDE_OVER])  # the e5 cosines
     else:
+        ver = verifier or shared()
         stats = answerability.stats_for(index)
-        searches = list(sides) or [(question, papers)]
-        decision = min((answerability.decide(q, found[:DECIDE_OVER], stats)
-                        for q, found in searches),
-                       key=lambda d: _ORDER.index(d.outcome))
-    rel = judge(question, papers)
+        read = list(papers[:VERIFY_OVER])
+        scores = dict(zip([rp.paper.paper_id for rp in read],
+                          ver.score(question, [passage(rp.paper) for rp in read]), strict=True))
+        decisions = []
+        for q, found in list(sides) or [(question, papers)]:
+            top = list(found[:DECIDE_OVER])
+            ver_scores = ([scores[rp.paper.paper_id] for rp in top] if q == question else
+                          ver.score(q, [passage(rp.paper) for rp in top]))
+            decisions.append(answerability.decide(q, top, stats, ver_scores))
+        decision = min(decisions, key=lambda d: _ORDER.index(d.outcome))
+    rel = judge(question, papers, verified=scores)
+    if not multilingual and not sides and introduces.asked_names(question):
+        # "which paper introduces Adam?": the paper that does, else the method is not here
+        candidates = [rp.paper for rp in papers[:DECIDE_OVER]]
+        intro = introduces.introducer(question, candidates)
+        if intro is not None:
+            decision.outcome = "answered"
+            rel = replace(rel.only(intro.paper_id), confidence=max(rel.confidence, 0.5))
+        elif decision.outcome == "answered":
+            decision.missing = introduces.missing(question, candidates)
+            decision.outcome = "near_miss"
     if multilingual and papers:
         rel = rel.only(papers[0].paper.paper_id)
     if picked and papers:
         decision.outcome = "answered"
         if not rel.relevant:
             rel = rel.scoped([rp.paper.paper_id for rp in papers])
-    return Verdict(decision.outcome, decision, _agreeing(rel, decision.outcome, papers))
+    return Verdict(decision.outcome, decision, _agreeing(rel, decision.outcome, papers), scores)
 
 
 def _agreeing(rel: Relevance, outcome: str, papers: Sequence[RetrievedPaper]) -> Relevance:

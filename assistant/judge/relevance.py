@@ -9,7 +9,7 @@ text covers. The weights and cut-off were fitted on in-corpus versus out-of-corp
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -32,6 +32,11 @@ RELATIVE_KEEP = 0.80  # "also related" in a one-paper answer: evidence this clos
 # Once the best paper is relevant, others join the list with weaker evidence (confidence > 0.27):
 # "which papers are about X" wants the second and third paper, not only the clearest one.
 LIST_MARGIN = -1.0
+# With the verifier's scores (0-1): a list holds the papers it scores at least V_LIST; a
+# one-paper answer's "also related" those at least V_CLOSE and RELATIVE_KEEP of the best.
+# Chosen on dev by bench/survey_recall.py.
+V_LIST = 0.5
+V_CLOSE = 0.5
 
 
 def coverage(question: str, text: str) -> float:
@@ -72,6 +77,22 @@ class Relevance:
         return replace(self, relevant=True, relevant_ids=[paper_id], close_ids=[paper_id])
 
 
+def _by_verifier(rel: Relevance, papers: Sequence[RetrievedPaper],
+                 verified: Mapping[str, float]) -> Relevance:
+    if not rel.relevant:
+        return rel
+    scored = [(verified.get(rp.paper.paper_id, 0.0), rp.paper.paper_id) for rp in papers]
+    best_v = max(v for v, _ in scored)
+    keep = [pid for v, pid in scored if v >= V_LIST]
+    close = [pid for v, pid in scored if v >= V_CLOSE and v >= best_v * RELATIVE_KEEP]
+    top = max(scored)[1]  # the paper the verifier scores highest is always listed
+    if top not in keep:
+        keep.insert(0, top)
+    if top not in close:
+        close.insert(0, top)
+    return replace(rel, relevant_ids=keep, close_ids=close)
+
+
 def names_title(question: str, title: str) -> bool:
     names = names_in(question)
     if not names:
@@ -86,10 +107,18 @@ def evidence(question: str, dense: float, paper_text: str, title: str = "") -> t
     return W_DENSE * dense + W_OVERLAP * cov + BIAS + named, cov
 
 
-def judge(question: str, papers: Sequence[RetrievedPaper]) -> Relevance:
-    """Is anything in ``papers`` about ``question``? Pure: the papers are left as they were."""
+def judge(question: str, papers: Sequence[RetrievedPaper],
+          verified: Mapping[str, float] | None = None) -> Relevance:
+    """Is anything in ``papers`` about ``question``? Pure: the papers are left as they were.
+
+    ``verified``: the verifier's score of papers by id (decision.py). When given, it decides
+    which papers are listed: those it scores at least ``V_LIST`` (its best-scored paper
+    always), "close" those at least ``V_CLOSE`` and near the best score; the evidence above
+    still says whether anything is relevant at all."""
     if not papers:
         return Relevance(False, 0.0, 0.0, 0.0, [], [])
+    if verified:
+        return _by_verifier(judge(question, papers), papers, verified)
     scored = []
     for rp in papers:
         e, cov = evidence(question, rp.dense or 0.0, f"{rp.paper.title} {rp.paper.abstract}",

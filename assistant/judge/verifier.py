@@ -14,13 +14,26 @@ import math
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
+from assistant.paper import Paper
 from assistant.settings import PACKAGE_DIR
 
 log = logging.getLogger(__name__)
 MODEL = PACKAGE_DIR / "data" / "verifier-int8.onnx"
 MAX_TOKENS = 160  # as trained (train/train_verifier.py --max-len)
+# A one-paper answer whose paper the verifier scores below this names it as the closest match
+# rather than as the answer (chosen on dev: bench/answerability.py prints the in-store share).
+SURE = 0.5
+
+
+class Scorer(Protocol):
+    def score(self, question: str, passages: Sequence[str]) -> list[float]: ...
+
+
+def passage(paper: Paper) -> str:
+    """What the verifier reads of a paper (as trained): its title and abstract."""
+    return f"{paper.title}. {paper.abstract}"
 
 
 def available() -> bool:

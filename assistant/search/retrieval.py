@@ -109,6 +109,10 @@ class RetrievedPaper:
     dense: float | None = None
     lexical: float | None = None
     chunk_ids: list[str] = field(default_factory=list)  # matched chunks, best first
+    # how well the paper answers the question, 0-1: the verifier's score, set by the decision
+    # (answer.pipeline.searched); None when it did not read the paper (or the question is in
+    # a language it does not read)
+    verified: float | None = None
 
 
 @dataclass

@@ -59,7 +59,7 @@ class AbstractModal(ModalScreen["Paper | None"]):
         bits = [b for b in (p.venue_year, ", ".join(p.authors[:4]) +
                             (" et al." if len(p.authors) > 4 else ""), p.paper_id) if b]
         if self.score is not None:
-            bits.append(f"score {score_text(self.score)}")
+            bits.append(f"answers the question: {score_text(self.score)} of 1")
         if self.n is not None:
             bits.append(f"cited as [{self.n}]")
         with Vertical(id="abstract-box"):

@@ -25,24 +25,29 @@ class Source:
 
 
 def sources_of(view: AnswerView) -> list[Source]:
-    """Cited papers in citation order, then the other retrieved ones by rank."""
-    scores = {rp.paper.paper_id: rp.score for rp in view.retrieved}
-    out: list[Source] = []
-    cited: set[str] = set()
+    """Cited papers, then the other retrieved ones, each group by the verifier's score (how
+    well the paper answers the question, 0-1), best first; papers it did not score (a question
+    in another language) keep their retrieval order after those it did."""
+    scores = {rp.paper.paper_id: rp.verified for rp in view.retrieved}
+    cited: list[Source] = []
     if view.answer is not None:
-        for c in view.answer.citations:
-            out.append(Source(c.paper, scores.get(c.paper.paper_id), c.n))
-            cited.add(c.paper.paper_id)
-    out += [Source(rp.paper, rp.score, None) for rp in view.retrieved
-            if rp.paper.paper_id not in cited]
-    return out
+        cited = [Source(c.paper, scores.get(c.paper.paper_id), c.n)
+                 for c in view.answer.citations]
+    ids = {s.paper.paper_id for s in cited}
+    other = [Source(rp.paper, rp.verified, None) for rp in view.retrieved
+             if rp.paper.paper_id not in ids]
+    return _by_score(cited) + _by_score(other)
+
+
+def _by_score(sources: list[Source]) -> list[Source]:
+    return sorted(sources, key=lambda s: -s.score if s.score is not None else 1.0)
 
 
 def score_text(score: float | None) -> str:
-    """Cosine scores read well with 3 decimals; fused (RRF) scores are small and need 4."""
+    """The verifier's score, 0-1, two decimals (blank when it did not score the paper)."""
     if score is None:
-        return "     "
-    return f"{score:.3f}" if abs(score) >= 0.1 else f"{score:.4f}"
+        return "    "
+    return f"{score:.2f}"
 
 
 class SourcesPane(Vertical):
