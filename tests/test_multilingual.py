@@ -161,3 +161,33 @@ def test_too_many_papers_to_embed_says_what_to_do(slice_store, tmp_path):
     result = _ask(slice_store, retriever, "有没有关于强化学习探索的论文？")
     assert result.refused and result.text == CJK_OFFLINE
     assert "ASSISTANT_MULTILINGUAL_MAX_PAPERS" in result.text
+
+
+def test_ingest_multilingual_makes_every_papers_vector_once(tmp_path, monkeypatch, capsys,
+                                                          embedder):
+    """`ingest --multilingual` embeds every paper up front (with its cost said), so a Chinese
+    question over a collection past the on-first-use limit is searched across languages."""
+    from assistant.cli.main import main
+    from assistant.index.chunk_index import index_dir
+
+    papers = bundled_papers()[:4]  # changed text: the shipped vectors do not apply
+    lines = ["ICML 2026", ""] + [f"{p.abstract} (Reprinted.)\n" for p in papers]
+    (tmp_path / "list.txt").write_text("\n".join(lines))
+    store = tmp_path / "store"
+    monkeypatch.setenv("ASSISTANT_MULTILINGUAL_MAX_PAPERS", "1")
+    assert main(["ingest", str(tmp_path / "list.txt"), "--store", str(store),
+                 "--collection", "zh4", "--multilingual"]) == 0
+    err = capsys.readouterr().err
+    assert "multilingual vectors for 4 papers" in err and "every paper has one" in err
+    opened = PaperStore(collection="zh4", embedder=embedder, path=store)
+    where = index_dir(opened)
+    kept = multilingual.PaperVectors(where.with_name(where.name + ".e5.npz"), max_new=0)
+    ids, _ = kept.matrix(opened.revision(), opened.papers)  # max_new 0: nothing left to make
+    assert len(ids) == 4
+    assert main(["ingest", str(tmp_path / "list.txt"), "--store", str(store),
+                 "--collection", "zh4", "--multilingual"]) == 0
+    assert "multilingual vectors for" not in capsys.readouterr().err  # nothing redone
+    assert main(["search", "--store", str(store), "--collection", "zh4", "--json",
+                 "有没有关于大语言模型水印的论文？"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert len(out["papers"]) == 4  # searched across languages (not refused as unreadable)

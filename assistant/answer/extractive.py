@@ -204,8 +204,10 @@ class ExtractiveAnswerer:
             head = (f"No paper in this collection introduces {missing}: it is not in this "
                     "collection. The closest papers, none of which is about it:")
         if has_cjk(question):  # matched across languages: less sure than an English match
-            head = (f"No paper here clearly matches “{asked}” (matched across languages "
-                    "offline; an LLM endpoint would translate the question). The closest papers:")
+            head = (f"No paper here clearly matches “{asked}”: matched across languages "
+                    "offline, no one paper stands out. Ask in English to search the abstracts' "
+                    "own words (or configure an LLM endpoint to translate the question). The "
+                    "closest papers:")
         lines = [head, ""]
         for n, (rp, sents) in enumerate(zip(sources, chosen, strict=True), 1):
             body = " ".join(defang_refs(third_person(s.text)) for s in sents)

@@ -43,8 +43,9 @@ CJK_OFFLINE = ("The indexed papers do not answer this in the offline mode: the b
                "answerer matches English abstracts, so a question in Chinese is found only by the "
                "method names it contains (multilingual search is off, not installed, or this "
                "collection has more papers than ASSISTANT_MULTILINGUAL_MAX_PAPERS lets it embed). "
-               "Ask in English, name the method, raise that setting, or configure an LLM "
-               "endpoint (OPENAI_BASE_URL) to translate the question.")
+               "Ask in English, name the method, make the multilingual vectors once with "
+               "`assistant ingest --multilingual` (about 2 papers a second), or configure an "
+               "LLM endpoint (OPENAI_BASE_URL) to translate the question.")
 NEAR_MISS_PAPERS = 3
 
 

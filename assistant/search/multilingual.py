@@ -144,6 +144,16 @@ class PaperVectors:
         self._key = revision
         return self._ids, self._matrix
 
+    def missing(self, revision: str, papers: Callable[[], Sequence[Paper]]) -> int:
+        """How many papers of the store at ``revision`` lack a kept vector."""
+        rev, known = _load(self.path)
+        if rev == revision and known:
+            return 0
+        _, shipped = _load(BUNDLED)
+        return sum(1 for p in papers()
+                   if (known.get(p.paper_id) or shipped.get(p.paper_id) or ("",))[0]
+                   != digest(p))
+
     def _update(self, known: dict[str, tuple[str, Any]], papers: Sequence[Paper],
                 revision: str) -> dict[str, tuple[str, Any]]:
         import numpy as np
