@@ -151,6 +151,13 @@ def _store(settings: Settings, *, create: bool = False) -> Store:
     return open_store(settings, embedder=embedder)
 
 
+def _preload_verifier() -> None:
+    """The decision's verifier loads while the store opens (ask, search)."""
+    from assistant.judge.verifier import shared
+
+    shared().preload()
+
+
 def _require_papers(store: Store, retriever: Retriever) -> None:
     """An empty collection is reported as such, with the command that fills it."""
     from assistant.errors import StoreNotFound
@@ -281,6 +288,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     from assistant.search.retrieval import Retriever
 
     settings = _settings(args, backend=args.backend, model=args.model, k=args.k)
+    _preload_verifier()
     store = _store(settings)
     retriever = Retriever.from_settings(settings, store=store)
     _require_papers(store, retriever)
@@ -364,6 +372,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     from assistant.search.retrieval import Retriever
 
     settings = _settings(args, k=args.k)
+    _preload_verifier()
     store = _store(settings)
     retriever = Retriever.from_settings(settings, store=store)
     _require_papers(store, retriever)

@@ -70,6 +70,14 @@ class Verifier:
                                                  providers=["CPUExecutionProvider"])
             self._tokenizer = tok
 
+    def preload(self) -> None:
+        """Load the model on a background thread (it overlaps with opening the store)."""
+        if self._session is None:
+            import onnxruntime  # noqa: F401  (C extensions import on the main thread)
+            import tokenizers  # noqa: F401
+
+            threading.Thread(target=self._load, daemon=True).start()
+
     def score(self, question: str, passages: Sequence[str]) -> list[float]:
         if not passages:
             return []
