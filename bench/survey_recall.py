@@ -53,12 +53,39 @@ def keyword_sets(papers: list) -> dict[str, set[str]]:
     return {k: v for k, v in sets.items() if 3 <= len(v) <= 8}
 
 
+def sweep(chosen: list[str], sets: dict[str, set[str]], retriever: Retriever,
+          answerer) -> None:
+    """Dev: recall and precision of the listed papers for each verifier cut-off."""
+    from assistant.judge import relevance
+
+    print("| V_LIST | answer recall | answer precision | cited | search recall |")
+    print("|---|---|---|---|---|")
+    for cut in (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7):
+        relevance.V_LIST = cut
+        rec, prec, cited, srec = [], [], [], []
+        for kw in chosen:
+            q, relevant = f"Which papers are about {kw}?", sets[kw]
+            result = answer(q, retriever=retriever, answerer=answerer, k=LIST_K, ground=False)
+            got = {c.paper.paper_id for c in result.citations}
+            found = {rp.paper.paper_id for rp in result.papers}
+            rec.append(len(got & relevant) / len(relevant))
+            prec.append(len(got & relevant) / len(got) if got else 0.0)
+            cited.append(len(got))
+            srec.append(len(found & relevant) / len(relevant))
+        print(f"| {cut} | {mean(rec):.3f} | {mean(prec):.3f} | {mean(cited):.1f} | "
+              f"{mean(srec):.3f} |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--stores", type=Path, default=ROOT / "bench" / "stores")
     ap.add_argument("--n", type=int, default=60, help="keyword questions asked")
+    ap.add_argument("--sweep", action="store_true",
+                    help="dev: the answer's recall and precision for each V_LIST cut-off")
     split_option(ap)
     args = ap.parse_args()
+    if args.sweep and args.split == "test":
+        ap.exit(2, "--sweep chooses on dev only\n")
     store = PaperStore(collection="ml-large", embedder=LocalEmbedder(), path=args.stores)
     retriever = Retriever(store=store)
     answerer = build_answerer(load_settings(backend="extractive"), embedder=store.embedder)
@@ -68,6 +95,9 @@ def main() -> None:
     print(f"{len(sets)} keywords: {len(mine)} {args.split} (the others: the other part, or "
           f"their papers straddle both), asking {min(args.n, len(mine))}")
     chosen = mine[: args.n]
+    if args.sweep:
+        sweep(chosen, sets, retriever, answerer)
+        return
     rows = []
     for kw in chosen:
         q = f"Which papers are about {kw}?"

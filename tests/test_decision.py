@@ -14,9 +14,12 @@ from assistant.cli.main import main
 from assistant.evaluation.generate import tldr_question
 from assistant.evaluation.suite import load_suite
 from assistant.index.store import PaperStore
+from assistant.judge.relevance import V_LIST
+from assistant.judge.verifier import SURE
 from assistant.search.retrieval import Retriever
 from assistant.settings import load_settings
 from assistant.sources.corpus import load_papers
+from assistant.textutil import has_cjk, is_list_question
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "corpus" / "ml-abstracts.jsonl"
@@ -43,10 +46,28 @@ def _check_agreement(store: PaperStore, questions: list[str], embedder) -> dict[
             assert cited, q  # an answered question cites what it answers from
             assert cited <= set(v.relevance.relevant_ids) | {
                 rp.paper.paper_id for rp in found.retrieval.papers[:found.leads]}, q
+            _check_scores(q, result, v)
         else:
             assert result.refused and not v.relevance.relevant_ids, q
         outcomes[v.outcome] = outcomes.get(v.outcome, 0) + 1
     return outcomes
+
+
+def _check_scores(q: str, result, verdict) -> None:
+    """The verifier's scores: on every paper it read (one 0-1 scale); a list holds only papers
+    it scores at least V_LIST (and its best one); a one-paper answer names its paper as the
+    closest match exactly when the verifier is not sure of it."""
+    scores = {rp.paper.paper_id: rp.verified for rp in result.papers}
+    if has_cjk(q):
+        return
+    assert all(s is not None and 0.0 <= s <= 1.0 for s in scores.values()), q
+    cited = [scores[c.paper.paper_id] for c in result.citations]
+    if is_list_question(q) and not result.text.startswith("What each paper says"):
+        best = max(scores.values())
+        assert len(cited) == 1 or all(s >= V_LIST or s == best for s in cited), q
+    elif result.text.startswith(("The most relevant paper is", "The closest match is")):
+        unsure = cited[0] < SURE
+        assert result.text.startswith("The closest match is") == unsure, q
 
 
 def test_ask_and_search_decide_alike_on_every_suite_question(bundled_store, embedder):

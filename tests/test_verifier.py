@@ -7,6 +7,7 @@ from pathlib import Path
 
 from assistant.evaluation.suite import load_suite, resolve_papers
 from assistant.judge import verifier
+from assistant.judge.verifier import Verifier, passage
 from assistant.sources.corpus import bundled_papers
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,3 +43,15 @@ def test_questions_from_another_field_score_low():
               "Which treatment reduces blood pressure in elderly patients?",
               "Who won the 1998 football world cup?"):
         assert max(v.score(q, passages)) < 0.5, q
+
+
+def test_a_pairs_score_does_not_depend_on_the_others_scored_with_it():
+    """The decision scores 6 papers for `ask` and 10 for `search`: a paper's score must be
+    the same either way (an int8 batch would share one activation scale)."""
+    v = Verifier()
+    papers = bundled_papers()
+    q = "Which paper generates ultra-high-resolution images with diffusion transformers?"
+    alone = [v.score(q, [passage(p)])[0] for p in papers]
+    together = v.score(q, [passage(p) for p in papers])
+    assert together == alone
+    assert max(alone) - min(alone) > 0.5  # and it does tell the papers apart

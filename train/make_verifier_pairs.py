@@ -14,6 +14,9 @@ on), and no test paper's text enters a pair. Kinds of pairs (label 1 = the paper
   for them (same topic, another contribution: the near misses the decision must not answer): 0;
 - ``claim`` / ``claim-hard``: a dev SciFact claim with its cited abstract (1) and with the
   closest uncited dev abstracts (0);
+- ``topic`` / ``topic-hard``: a topic question made from an author keyword ("Which papers are
+  about few-shot learning?") with dev papers that carry the keyword (1), and with the closest
+  dev papers that neither carry it nor use the phrase (0);
 - ``off``: an ML question with a SciFact abstract and a SciFact claim with an ML paper (0).
 
 Needs bench/stores (`make bench-scifact bench-large`). Writes counts per kind to stdout. The
@@ -42,6 +45,8 @@ from assistant.search.retrieval import Retriever  # noqa: E402
 SHARED = ROOT.parent / "shared"
 FIT_VENUES = {("iclr", 2017), ("iclr", 2018), ("corl", 2022), ("corl", 2023), ("nips", 2018)}
 OUT = ROOT / "train" / "data" / "verifier-pairs.jsonl"
+TOPIC_FORMS = ("Which papers are about {kw}?", "Papers on {kw}", "{kw}",
+               "Is there any work on {kw}?", "What research addresses {kw}?")
 
 
 def passage(title: str, abstract: str) -> str:
@@ -55,8 +60,12 @@ def ml_dev_papers() -> dict[str, dict[str, str]]:
             r = json.loads(line)
             key = (str(r.get("venue", "")).lower(), int(r.get("year") or 0))
             if key in FIT_VENUES and paper_part(str(r["uid"])) == "dev" and r.get("abstract"):
+                raw = r.get("keywords") or ""
+                words = raw if isinstance(raw, list) else str(raw).replace(";", ",").split(",")
                 out[str(r["uid"])] = {"title": r.get("title") or "", "abstract": r["abstract"],
-                                      "tldr": r.get("tldr") or ""}
+                                      "tldr": r.get("tldr") or "",
+                                      "keywords": [" ".join(str(w).lower().split())
+                                                   for w in words if str(w).strip()]}
     return out
 
 
@@ -65,6 +74,7 @@ def main() -> int:
     ap.add_argument("--stores", type=Path, default=ROOT / "bench" / "stores")
     ap.add_argument("--hard", type=int, default=3, help="hard negatives per query")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--topics", type=int, default=900, help="keyword topic questions")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     emb = LocalEmbedder()
@@ -96,6 +106,26 @@ def main() -> int:
                     and rp.paper.paper_id in ml][: args.hard]
             for other in near:
                 add(q, passage(other.title, other.abstract), 0, "hard", other.paper_id)
+
+    # topic questions ("Which papers are about few-shot learning?"): the dev papers whose
+    # authors gave that keyword answer it; the closest dev papers that neither carry the
+    # keyword nor use the phrase do not
+    by_kw: dict[str, list[str]] = {}
+    for pid, p in ml.items():
+        for kw in p["keywords"]:
+            if 4 <= len(kw) <= 40:
+                by_kw.setdefault(kw, []).append(pid)
+    topics = sorted(kw for kw, ids in by_kw.items() if 2 <= len(ids) <= 60)
+    for kw in rng.sample(topics, min(len(topics), args.topics)):
+        q = rng.choice(TOPIC_FORMS).format(kw=kw)
+        for pid in rng.sample(by_kw[kw], min(2, len(by_kw[kw]))):
+            add(q, passage(ml[pid]["title"], ml[pid]["abstract"]), 1, "topic", pid)
+        found = ml_retr.search(q, k=15).papers
+        near = [rp.paper for rp in found if rp.paper.paper_id in ml
+                and kw not in ml[rp.paper.paper_id]["keywords"]
+                and kw not in f"{rp.paper.title} {rp.paper.abstract}".lower()][: args.hard]
+        for other in near:
+            add(q, passage(other.title, other.abstract), 0, "topic-hard", other.paper_id)
 
     claims = load_queries(SHARED / "bench" / "scifact" / "queries_train.jsonl")
     qrels = load_qrels(SHARED / "bench" / "scifact" / "qrels_train_cited.tsv")

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from assistant.judge import answerability, introduces
 from assistant.judge.relevance import Relevance, judge
 from assistant.judge.verifier import Scorer, passage, shared
+from assistant.textutil import is_list_question
 
 if TYPE_CHECKING:
     from assistant.search.retrieval import RetrievedPaper
@@ -82,7 +83,10 @@ def decide(question: str, papers: Sequence[RetrievedPaper], *, index: Any,
                           ver.score(q, [passage(rp.paper) for rp in top]))
             decisions.append(answerability.decide(q, top, stats, ver_scores))
         decision = min(decisions, key=lambda d: _ORDER.index(d.outcome))
-    rel = judge(question, papers, verified=scores)
+    # a list weighs every paper searched; a one-paper question the first DECIDE_OVER, as the
+    # outcome does (so `search --k 20` and `ask` cite alike)
+    rel = judge(question, papers if is_list_question(question) else papers[:DECIDE_OVER],
+                verified=scores)
     if not multilingual and not sides and introduces.asked_names(question):
         # "which paper introduces Adam?": the paper that does, else the method is not here
         candidates = [rp.paper for rp in papers[:DECIDE_OVER]]

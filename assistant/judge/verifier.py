@@ -62,7 +62,6 @@ class Verifier:
             _, tok_path = LocalEmbedder.files()  # the same uncased MiniLM vocabulary
             tok = Tokenizer.from_file(str(tok_path))
             tok.enable_truncation(max_length=MAX_TOKENS, strategy="only_second")
-            tok.enable_padding(pad_id=0, pad_token="[PAD]")
             opts = ort.SessionOptions()
             opts.intra_op_num_threads = self.threads
             opts.inter_op_num_threads = 1
@@ -79,17 +78,22 @@ class Verifier:
             threading.Thread(target=self._load, daemon=True).start()
 
     def score(self, question: str, passages: Sequence[str]) -> list[float]:
+        """One pair at a time: the int8 model quantises its activations per input tensor, so
+        a batch (padded to its longest pair) would make each pair's score depend on the
+        others; alone, a pair always scores the same (and no time goes to padding)."""
         if not passages:
             return []
         import numpy as np
 
         self._load()
-        enc = self._tokenizer.encode_batch([(question, p) for p in passages])
-        feed = {"input_ids": np.array([e.ids for e in enc], dtype=np.int64),
-                "attention_mask": np.array([e.attention_mask for e in enc], dtype=np.int64),
-                "token_type_ids": np.array([e.type_ids for e in enc], dtype=np.int64)}
-        logits = self._session.run(None, feed)[0].reshape(-1)
-        return [1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, float(z))))) for z in logits]
+        out = []
+        for enc in self._tokenizer.encode_batch([(question, p) for p in passages]):
+            feed = {"input_ids": np.array([enc.ids], dtype=np.int64),
+                    "attention_mask": np.array([enc.attention_mask], dtype=np.int64),
+                    "token_type_ids": np.array([enc.type_ids], dtype=np.int64)}
+            z = float(self._session.run(None, feed)[0].reshape(-1)[0])
+            out.append(1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z)))))
+        return out
 
 
 _shared: Verifier | None = None
