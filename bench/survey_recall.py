@@ -31,8 +31,9 @@ sys.path.insert(0, str(ROOT))
 
 from report import split_option, write_results  # noqa: E402
 
+from assistant.answer.extractive import LIST_K  # noqa: E402
 from assistant.answer.factory import build_answerer  # noqa: E402
-from assistant.answer.pipeline import LIST_K, answer  # noqa: E402
+from assistant.answer.pipeline import answer  # noqa: E402
 from assistant.evaluation.metrics import mean  # noqa: E402
 from assistant.evaluation.splits import question_part  # noqa: E402
 from assistant.index.embeddings import LocalEmbedder  # noqa: E402
@@ -53,33 +54,44 @@ def keyword_sets(papers: list) -> dict[str, set[str]]:
     return {k: v for k, v in sets.items() if 3 <= len(v) <= 8}
 
 
+def mentions(kw: str, papers) -> set[str]:
+    """The papers whose title or abstract uses the keyword phrase itself (the precision label:
+    a paper tagged with the keyword, or one that says it)."""
+    return {rp.paper.paper_id for rp in papers
+            if kw in " ".join(f"{rp.paper.title} {rp.paper.abstract}".lower().split())}
+
+
 def sweep(chosen: list[str], sets: dict[str, set[str]], retriever: Retriever,
-          answerer) -> None:
+          answerer, k: int = LIST_K) -> None:
     """Dev: recall and precision of the listed papers for each verifier cut-off."""
     from assistant.judge import relevance
 
-    print("| V_LIST | answer recall | answer precision | cited | search recall |")
-    print("|---|---|---|---|---|")
+    print("| V_LIST | answer recall | answer precision | cited | search recall | answered |")
+    print("|---|---|---|---|---|---|")
     for cut in (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7):
         relevance.V_LIST = cut
-        rec, prec, cited, srec = [], [], [], []
+        rec, prec, cited, srec, answered = [], [], [], [], []
         for kw in chosen:
             q, relevant = f"Which papers are about {kw}?", sets[kw]
-            result = answer(q, retriever=retriever, answerer=answerer, k=LIST_K, ground=False)
+            result = answer(q, retriever=retriever, answerer=answerer, k=k, ground=False)
             got = {c.paper.paper_id for c in result.citations}
-            found = {rp.paper.paper_id for rp in result.papers}
+            found = {rp.paper.paper_id for rp in retriever.search(q, k=LIST_K).papers}
             rec.append(len(got & relevant) / len(relevant))
-            prec.append(len(got & relevant) / len(got) if got else 0.0)
+            about = relevant | mentions(kw, result.papers)
+            prec.append(len(got & about) / len(got) if got else 0.0)
             cited.append(len(got))
             srec.append(len(found & relevant) / len(relevant))
+            answered.append(1.0 if result.outcome == "answered" else 0.0)
         print(f"| {cut} | {mean(rec):.3f} | {mean(prec):.3f} | {mean(cited):.1f} | "
-              f"{mean(srec):.3f} |")
+              f"{mean(srec):.3f} | {mean(answered):.2f} |")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--stores", type=Path, default=ROOT / "bench" / "stores")
     ap.add_argument("--n", type=int, default=60, help="keyword questions asked")
+    ap.add_argument("--candidates", type=int, default=LIST_K,
+                    help="with --sweep: how many papers the answer searches")
     ap.add_argument("--sweep", action="store_true",
                     help="dev: the answer's recall and precision for each V_LIST cut-off")
     split_option(ap)
@@ -96,7 +108,7 @@ def main() -> None:
           f"their papers straddle both), asking {min(args.n, len(mine))}")
     chosen = mine[: args.n]
     if args.sweep:
-        sweep(chosen, sets, retriever, answerer)
+        sweep(chosen, sets, retriever, answerer, args.candidates)
         return
     rows = []
     for kw in chosen:
@@ -105,9 +117,10 @@ def main() -> None:
         result = answer(q, retriever=retriever, answerer=answerer, k=LIST_K)
         cited = {c.paper.paper_id for c in result.citations}
         searched = {rp.paper.paper_id for rp in retriever.search(q, k=LIST_K).papers}
+        about = relevant | mentions(kw, result.papers)
         rows.append({"keyword": kw, "relevant": len(relevant), "outcome": result.outcome,
                      "answer_recall": len(cited & relevant) / len(relevant),
-                     "answer_precision": len(cited & relevant) / len(cited) if cited else 0.0,
+                     "answer_precision": len(cited & about) / len(cited) if cited else 0.0,
                      "search_recall": len(searched & relevant) / len(relevant),
                      "cited": len(cited)})
     summary = {k: round(mean([r[k] for r in rows]), 3)

@@ -91,3 +91,11 @@ def test_every_suite_case_keeps_the_invariants(bundled_store, embedder):
     overall = result["overall"]
     assert overall["misattributed"] == 0
     assert overall["unknown_citations"] == 0
+
+
+def test_the_verifier_read_dev_papers_only():
+    """train/verifier-papers.json lists every paper a training pair of the shipped verifier
+    read (train/make_verifier_pairs.py): all are dev in the one registry."""
+    ids = json.loads((ROOT / "train" / "verifier-papers.json").read_text())
+    assert len(ids) > 1000
+    assert all(paper_part(str(i)) == "dev" for i in ids)

@@ -20,7 +20,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from assistant.answer.extractive import LIST_K, ExtractiveAnswerer
+from assistant.answer.extractive import ExtractiveAnswerer
 from assistant.answer.llm_answerer import LLMAnswerer
 from assistant.answer.outcome_gate import OutcomeGate
 from assistant.answer.types import Answer, Answerer, Delta, Event, Finished, Phase, Retrieved, Turn
@@ -47,6 +47,10 @@ CJK_OFFLINE = ("The indexed papers do not answer this in the offline mode: the b
                "`assistant ingest --multilingual` (about 2 papers a second), or configure an "
                "LLM endpoint (OPENAI_BASE_URL) to translate the question.")
 NEAR_MISS_PAPERS = 3
+# "which papers ..." searches this many and lists those the verifier scores at least V_LIST:
+# on the dev keyword questions (bench/survey_recall.py --sweep) 20 candidates at 0.4 list 7 papers
+# a question with the recall `search` has at k 10 (0.215 vs 0.210); 10 candidates never reach it
+SURVEY_K = 20
 
 
 @dataclass
@@ -68,8 +72,8 @@ def searched(question: str, search_query: str, *, retriever: Retriever, k: int =
         filters = query_filters.infer(question, venues=venues, years=years, explicit=filters)
     listing = is_list_question(question)
     diversity = retriever.mmr_lambda if listing else None
-    if listing:  # a survey lists every relevant paper among more candidates
-        k = max(k, LIST_K)
+    if listing:  # a survey lists every paper the verifier calls on topic among more candidates
+        k = max(k, SURVEY_K)
     retrieval = retriever.search(search_query, k=k, filters=filters, diversity=diversity)
     sides = _compared(search_query, retrieval, retriever=retriever, filters=filters, k=k)
     verdict = decide(search_query, retrieval.papers, index=retriever.index(), sides=sides,

@@ -391,9 +391,9 @@ def cmd_search(args: argparse.Namespace) -> int:
                                  "score": round(rp.score, 4),
                                  "verifier": None if rp.verified is None
                                  else round(rp.verified, 3)}
-                                for rp in retrieval.papers]})
+                                for rp in retrieval.papers[: args.k or 10]]})
         return 0
-    for rp in retrieval.papers:  # the score shown: how well it answers the query, 0-1
+    for rp in retrieval.papers[: args.k or 10]:  # the score: how well it answers the query
         shown = "    " if rp.verified is None else f"{rp.verified:.2f}"
         print(f"{rp.rank:>3}. {shown}  {rp.paper.display_title}  "
               f"({rp.paper.venue_year})  [{rp.paper.paper_id}]")

@@ -44,10 +44,10 @@ _GENERIC = frozenset([
 FEATURES = ("wcov", "oov", "dense", "dense_gap", "agree", "names_found", "has_names",
             "ver_top", "ver_gap")
 # fitted by bench/answerability.py on dev questions (feature order as FEATURES, bias last)
-W_DOMAIN = (1.029, -0.7, 9.704, -0.967, 1.381, 0.572, 0.552, 0.0, 0.0, -4.887)
-W_ANSWER = (4.688, 1.203, 1.188, 2.357, 1.118, 0.187, 0.389, 0.0, 0.0, -4.227)
-T_DOMAIN = 0.57
-T_ANSWER = 0.16
+W_DOMAIN = (0.138, -0.835, 8.915, -0.874, 1.141, 0.468, 0.428, 2.706, 1.05, -4.436)
+W_ANSWER = (2.385, 1.401, 0.524, 2.152, 0.845, 0.274, 0.506, 2.369, 1.558, -3.921)
+T_DOMAIN = 0.48
+T_ANSWER = 0.19
 
 Outcome = str  # "answered" | "near_miss" | "refused"
 
