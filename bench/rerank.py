@@ -107,7 +107,8 @@ def main() -> None:
                 decide_ms.append((time.perf_counter() - t) * 1000)
             for w in WAYS:
                 ranked = reorder(w, head, fused, probs) + ids[args.top:]
-                per[w].append((ndcg_at(ranked, rel, 10), 1.0 if ranked[0] in rel else 0.0))
+                per[w].append((ndcg_at(ranked, dict.fromkeys(rel, 1), 10),
+                               1.0 if ranked[0] in rel else 0.0))
         decide_ms.sort()
         figures[task] = {"questions": len(items), "verifier_ms_mean": round(mean(cost), 1),
                          "decide_ms_p50": round(decide_ms[len(decide_ms) // 2], 1),
