@@ -3,6 +3,7 @@ whether the collection answers a question, and which papers an answer cites agre
 Checked on every question of the ICML suite over the bundled list and on generated TL;DR
 questions over real papers, through the pipeline and through the real CLI."""
 
+import itertools
 import json
 import math
 from pathlib import Path
@@ -68,7 +69,7 @@ def _check_order(q: str, found) -> None:
     sd = (sum((f - mu) ** 2 for f in fused) / len(fused)) ** 0.5 or 1.0
     keys = [math.log(max(rp.verified, 1e-6) / max(1 - rp.verified, 1e-6)) + (rp.score - mu) / sd
             for rp in rest]
-    assert all(a >= b - 1e-9 for a, b in zip(keys, keys[1:])), q
+    assert all(a >= b - 1e-9 for a, b in itertools.pairwise(keys)), q
 
 
 def _check_scores(q: str, result, verdict) -> None:
