@@ -163,10 +163,38 @@ def test_three_outcomes_each_keep_their_promise(slice_store):
         if result.outcome == "answered":
             assert not result.refused and result.citations
         elif result.outcome == "near_miss":
-            assert result.refused and result.text.startswith("Nothing in this collection is about")
+            assert result.refused and result.text.startswith((
+                "Nothing in this collection is about", "No paper in this collection introduces"))
             assert 1 <= len(result.citations) <= 3
             assert result.grounding is not None
             assert all(c.verdict == "supported" for c in result.grounding.claims)
         else:
             assert result.refused and not result.citations
     assert seen == {"answered", "near_miss", "refused"}
+
+
+def test_a_near_miss_goes_to_the_llm_which_may_answer_from_the_closest(slice_store, wire):
+    """With an LLM, a near miss's closest papers go to the model (prompts/near_miss.md): a reply
+    citing one of them is an answer; a NONE: reply stays a near miss, composed and cited."""
+    store, _ = slice_store
+    retriever = Retriever(store=store)
+    offline = build_answerer(load_settings(), embedder=store.embedder)
+    absent = read_slice(SHARED, [("iclr", 2018)])[:200]
+    near = [q for q in _questions(absent, 25, seed=5)
+            if answer(q, retriever=retriever, answerer=offline, ground=False).outcome
+            == "near_miss"]
+    assert near, "the decision never says near miss here"
+    llm = build_answerer(load_settings(base_url=wire.base_url, model="wire-model"),
+                         embedder=store.embedder)
+    wire.script(["The second source does this [2]."])
+    result = answer(near[0], retriever=retriever, answerer=llm)
+    sent = wire.chat_requests()[-1]["messages"][-1]["content"]
+    assert "None of them clearly matched the question" in sent
+    assert result.outcome == "answered" and not result.refused
+    assert [c.n for c in result.citations] == [1]
+    assert result.citations[0].paper.paper_id == result.papers[1].paper.paper_id
+    wire.script(["NONE: they are about other things."])
+    again = answer(near[0], retriever=retriever, answerer=llm)
+    assert again.outcome == "near_miss" and again.refused and again.citations
+    assert again.text.startswith(("Nothing in this collection is about",
+                                  "No paper in this collection introduces"))

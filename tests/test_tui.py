@@ -427,7 +427,7 @@ async def test_ctrl_k_asks_the_selected_question_over_more_papers(make_app):
     async with app.run_test(size=WIDE) as pilot:
         await ready(pilot)
         chat = app.chat
-        await ask(pilot, "Which papers are about quantization?")
+        await ask(pilot, "How does quantization affect vision transformers?")
         first = chat.answers()[0]
         await pilot.press("ctrl+k")
         await until(pilot, lambda: len(chat.answers()) == 2 and chat.streaming is None,

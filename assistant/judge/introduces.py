@@ -17,7 +17,10 @@ from assistant.textutil import clean_markup, split_sentences
 _ASKS = re.compile(
     r"\b(?:introduc|propos|invent|develop|first describ|came up with)\w*\s+"
     r"(?:the\s+|a\s+|an\s+)?(?P<name>(?:[A-Z][\w\-–]*|[a-z]+[A-Z][\w\-–]*)"
-    r"(?:[\s\-](?:[A-Z][\w\-–]*|\d[\w\-–]*))*)")
+    r"(?:[\s\-](?:[A-Z][\w\-–]*|\d[\w\-–]*))*)"
+    # the question is about the name itself: nothing follows it but what kind of thing it is
+    r"(?:\s+(?:optimi[sz]er|algorithm|method|model|architecture|framework|network|loss|"
+    r"dataset|benchmark|technique|approach))?\s*[?.!]*\s*$")
 _GENERIC = frozenset(["paper", "papers", "method", "methods", "model", "models", "approach",
                       "framework", "we", "i", "a", "the"])
 _OWNS = re.compile(r"\b(?:we|this (?:paper|work))\s+(?:\w+\s+){0,3}?(?:propose|introduce|present|"
@@ -26,7 +29,9 @@ _OWNS = re.compile(r"\b(?:we|this (?:paper|work))\s+(?:\w+\s+){0,3}?(?:propose|i
 
 
 def asked_names(question: str) -> list[str]:
-    """The method names a "which paper introduces X" question asks about ([] for others)."""
+    """The method names a "which paper introduces X" question asks about ([] for others, and
+    for a question that goes on to describe the work: "proposed an RNN-CNN model for ..." asks
+    for a paper, not for the inventor of a name)."""
     out = []
     for m in _ASKS.finditer(question):
         name = m.group("name").strip(" -–?.!,;:")
