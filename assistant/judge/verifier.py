@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from assistant.paper import Paper
-from assistant.search.retrieval import RetrievedPaper
 from assistant.settings import PACKAGE_DIR
 
 log = logging.getLogger(__name__)
@@ -95,29 +94,6 @@ class Verifier:
             z = float(self._session.run(None, feed)[0].reshape(-1)[0])
             out.append(1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z)))))
         return out
-
-
-def reranked(papers: Sequence[RetrievedPaper]) -> list[RetrievedPaper]:
-    """The papers re-ordered by the verifier's logit plus the z-score of their fused retrieval
-    score (papers it did not score keep their place after those it did; ranks renumbered).
-    On the dev halves (bench/rerank.py): SciFact nDCG@10 0.760 -> 0.781, TL;DR -> paper
-    0.952 -> 0.960; the verifier alone did worse than retrieval (0.743, 0.939)."""
-    scored = [rp for rp in papers if rp.verified is not None]
-    if len(scored) < 2:
-        return list(papers)
-    fused = [rp.score for rp in scored]
-    mu = sum(fused) / len(fused)
-    sd = math.sqrt(sum((f - mu) ** 2 for f in fused) / len(fused)) or 1.0
-
-    def key(rp: RetrievedPaper) -> float:
-        v = min(max(rp.verified or 0.0, 1e-6), 1 - 1e-6)
-        return math.log(v / (1 - v)) + (rp.score - mu) / sd
-
-    out = sorted(scored, key=lambda rp: -key(rp)) + [rp for rp in papers
-                                                     if rp.verified is None]
-    for rank, rp in enumerate(out, 1):
-        rp.rank = rank
-    return out
 
 
 _shared: Verifier | None = None
