@@ -15,7 +15,6 @@ The manifest records the format; an index of another format is rebuilt like a st
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import json
 import logging
@@ -39,6 +38,8 @@ FORMAT = 5  # 3: per-chunk authors, status and accepted; 4: paper records (recor
 # 5: vectors one column a chunk in float16, records as packed text
 _COLUMNS = ("ids", "papers", "venues", "years", "authors", "status", "accepted")
 Accepted = bool | str | int | float | None  # a paper record's "accepted", as the list gave it
+_VERIFIED: dict[str, dict[str, list[int]]] = {}  # index folder -> its files' stamp when their
+# checksums last matched, in this process
 
 
 @functools.cache
@@ -93,10 +94,10 @@ class ChunkIndex:
 
     # -- lifecycle -----------------------------------------------------------------------
     def _manifest(self) -> dict[str, Any] | None:
-        """The index's manifest, or None (missing or unreadable)."""
+        """The index's manifest, or None (missing, unreadable or garbage: rebuilt)."""
         try:
-            data = json.loads((self.directory / "manifest.json").read_text())
-        except (OSError, json.JSONDecodeError):
+            data = json.loads((self.directory / "manifest.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):  # ValueError: not JSON, not UTF-8
             return None
         return data if isinstance(data, dict) else None
 
@@ -114,26 +115,24 @@ class ChunkIndex:
         return self._matches(self._manifest())
 
     def intact(self) -> bool:
-        """Every file as the manifest recorded it (size and CRC-32)? The CRCs are computed
-        again only when a file's size or modification time differs from the last check that
-        passed (kept in ``verified.json`` beside the index): writing a file changes its time."""
+        """Every file as the manifest recorded it (size and CRC-32)? The CRCs are computed in
+        full the first time a process opens the index (~15 ms for 20 MB), so damage that keeps a
+        file's size and modification time (bit rot, a restored backup, a copy that keeps times)
+        is found; later checks in the same process recompute them only when a file's size or
+        modification time changed."""
         data = self._manifest()
         if data is None:
             return False
         recorded = data.get("files")
         if recorded is None:
             return True  # written before checksums: trusted as before
-        stamp_file = self.directory.parent / f".{self.directory.name}.verified.json"
         stamp = _stamp(self.directory)
-        try:
-            if json.loads(stamp_file.read_text()) == stamp:
-                return True
-        except (OSError, json.JSONDecodeError):
-            pass
+        key = str(self.directory.resolve())
+        if _VERIFIED.get(key) == stamp:
+            return True
         ok = {k: list(v) for k, v in recorded.items()} == _checksums(self.directory)
         if ok:
-            with contextlib.suppress(OSError):  # a read-only store is checked every time
-                stamp_file.write_text(json.dumps(stamp))
+            _VERIFIED[key] = stamp
         return ok
 
     def build(self, rows: list[Row], *, revision: str, vectors: np.ndarray | None = None
@@ -155,13 +154,14 @@ class ChunkIndex:
                     "authors": [str(r[2].get("authors") or "") for r in rows],
                     "status": [status.get(p, ("", None))[0] for p in papers],
                     "accepted": [status.get(p, ("", None))[1] for p in papers]}
-            if rows:
+            # token ids with one vocabulary, not a string per token: a third of the build's
+            # peak memory at 33k chunks
+            tokens = (_bm25s().tokenize([r[1] for r in rows], stemmer=_stemmer(),
+                                        stopwords="english", return_ids=True,
+                                        show_progress=False) if rows else None)
+            if tokens is not None and tokens.vocab:  # no index of no words (stopwords only)
                 bm25 = bm25s.BM25(k1=self.k1, b=self.b, method="lucene")
-                # token ids with one vocabulary, not a string per token: a third of the
-                # build's peak memory at 33k chunks
-                bm25.index(_bm25s().tokenize([r[1] for r in rows], stemmer=_stemmer(),
-                                             stopwords="english", return_ids=True,
-                                             show_progress=False), show_progress=False)
+                bm25.index(tokens, show_progress=False)
                 bm25.save(str(tmp / "bm25"), show_progress=False)
             (tmp / "chunks.json").write_text(json.dumps(meta))
             _write_records(tmp / "records.db", rows)
@@ -172,8 +172,10 @@ class ChunkIndex:
                 {"format": FORMAT, "revision": revision, "count": len(rows),
                  "papers": len(set(papers)), "k1": self.k1,
                  "b": self.b, "files": _checksums(tmp)}))
-            if self.directory.exists():
+            if self.directory.is_dir() and not self.directory.is_symlink():
                 shutil.rmtree(self.directory)
+            elif self.directory.exists() or self.directory.is_symlink():
+                self.directory.unlink()  # a file where the index folder should be: derived
             os.replace(tmp, self.directory)
         except Exception:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -290,6 +292,21 @@ class ChunkIndex:
         return [Paper.from_dict(json.loads(found[i][5:]) if found[i].startswith("json:")
                                 else unpack_z(found[i])) for i in ids if i in found]
 
+    def all_papers(self) -> list[Paper] | None:
+        """Every paper record the index keeps, in the order ``PaperStore.papers`` lists them
+        (None: an older index without records). No Chroma client: a read-only store lists."""
+        from assistant.index.records import unpack_z
+        from assistant.index.sqlite_ro import read_only
+        from assistant.paper import Paper, listing_order
+
+        db = self.directory / "records.db"
+        if not db.exists():
+            return None
+        with read_only(db) as con:
+            recs = [r for (r,) in con.execute("SELECT rec FROM records")]
+        return sorted((Paper.from_dict(json.loads(r[5:]) if r.startswith("json:")
+                                       else unpack_z(r)) for r in recs), key=listing_order)
+
     def paper_level(self, scores: dict[str, float], mask: np.ndarray | None
                     ) -> dict[str, tuple[float, list[str]]]:
         """Per-paper scores (a side that scores whole papers, multilingual.py) in the shape
@@ -336,6 +353,12 @@ class ChunkIndex:
         return self._vectors[:, [self._row[c] for c in chunk_ids]].T
 
     @property
+    def width(self) -> int:
+        """The chunk vectors' width (0: none kept)."""
+        self.load()
+        return 0 if self._vectors is None else int(self._vectors.shape[0])
+
+    @property
     def has_vectors(self) -> bool:
         self.load()
         return self._vectors is not None
@@ -348,9 +371,12 @@ class ChunkIndex:
         self.load()
         if self._vectors is None or not self._vectors.shape[1]:
             return []
-        scores = np.asarray(vector, dtype=np.float32) @ self._vectors
+        with np.errstate(invalid="ignore", over="ignore"):
+            scores = np.asarray(vector, dtype=np.float32) @ self._vectors
+        ok = np.isfinite(scores)  # a NaN or infinite score is never ranked
         if mask is not None:
-            scores = np.where(mask, scores, -np.inf)
+            ok &= mask
+        scores = np.where(ok, scores, -np.inf)
         return self._top(scores, n, positive=False)
 
     def _top(self, scores: np.ndarray, n: int, *, positive: bool) -> list[IndexHit]:

@@ -12,7 +12,8 @@ from pathlib import Path
 
 @contextlib.contextmanager
 def read_only(db: Path, *, timeout: float = 5.0) -> Iterator[sqlite3.Connection]:
-    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=timeout)
+    # as_uri() percent-encodes the path: a folder named "a?b#c" opens its own file
+    con = sqlite3.connect(Path(db).resolve().as_uri() + "?mode=ro", uri=True, timeout=timeout)
     try:
         yield con
     finally:

@@ -78,7 +78,12 @@ class TermStats:
         if index._bm25 is None:
             index.load()
         bm25 = index._bm25
-        self.vocab: dict[str, int] = bm25.vocab_dict
+        if not bm25:  # an index of chunks with no words but stopwords: no BM25 at all
+            self.vocab: dict[str, int] = {}
+            self.indptr: Any = [0]
+            self.n = 1
+            return
+        self.vocab = bm25.vocab_dict
         self.indptr = bm25.scores["indptr"]
         self.n = max(int(bm25.scores["num_docs"]), 1)
 
