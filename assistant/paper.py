@@ -13,6 +13,20 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from assistant.textutil import printable
+
+
+def _printable(value: Any) -> Any:
+    """A field's strings without terminal escapes (strings, lists and dicts of them)."""
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, list):
+        return [_printable(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _printable(v) for k, v in value.items()}
+    return value
+
+
 # status (lower case) -> what happened to the submission
 _UNPUBLISHED = {"reject": "rejected", "rejected": "rejected", "desk reject": "rejected",
                 "desk rejected": "rejected", "withdraw": "withdrawn", "withdrawn": "withdrawn"}
@@ -143,8 +157,11 @@ class Paper:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Paper:
+        """A paper read back (from the store, an index or the history), its text printable:
+        an escape sequence planted in a paper list never reaches a terminal, an export or a
+        prompt (the store keeps the original; see ``textutil.printable``)."""
         known = {f for f in cls.__dataclass_fields__}
-        return cls(**{k: v for k, v in data.items() if k in known})
+        return cls(**{k: _printable(v) for k, v in data.items() if k in known})
 
     def content_hash(self) -> str:
         blob = json.dumps(self.to_dict(), sort_keys=True, ensure_ascii=False)
@@ -169,3 +186,8 @@ class Paper:
         if self.code_url and self.code_url != self.url:
             bits.append(f"Code: {self.code_url}")
         return " ".join(bits)
+
+
+def listing_order(p: Paper) -> tuple[str, int, str]:
+    """How a paper list is shown: by venue, newest year first, then title."""
+    return (p.venue, -(p.year or 0), p.title.lower())

@@ -106,6 +106,22 @@ def defang_refs(text: str) -> str:
     return _BRACKET_REF.sub(r"(ref. \1)", text)
 
 
+def clip(text: str, n: int) -> str:
+    """At most ``n`` characters, cut at a word and marked with "…" when cut."""
+    if len(text) <= n:
+        return text
+    cut = text[: n - 1]
+    return (cut.rsplit(" ", 1)[0] if " " in cut[n // 2:] else cut).rstrip() + "…"
+
+
+QUOTED_CHARS = 100  # a question quoted back in an answer: one line at most
+
+
+def quoted(question: str) -> str:
+    """A question as an answer quotes it back: one line, at most ``QUOTED_CHARS``."""
+    return clip(" ".join(question.split()).rstrip("?？"), QUOTED_CHARS)
+
+
 CJK = re.compile(r"[\u3400-\u9fff\uac00-\ud7af\u3040-\u30ff]")
 
 
@@ -125,3 +141,36 @@ def _stemmer() -> Any:
 def stem(word: str) -> str:
     """The Snowball English stem of one lower-case word."""
     return str(_stemmer().stemWord(word))
+
+
+# A terminal acts on escape sequences (set the window title, write the clipboard, clear or hide
+# text) and on bare control characters (\r overwrites a line, a bidi override reorders it): text
+# that came from a paper list or a question is shown without them. The store keeps the original.
+_ESCAPE_SEQ = re.compile(
+    r"\x1b\][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"   # OSC … (BEL or ST): title, clipboard, link
+    r"|\x1b[P^_X][^\x1b\x9c]*(?:\x1b\\|\x9c)?"        # DCS, PM, APC, SOS … ST
+    r"|\x1b\[[0-?]*[ -/]*[@-~]?"                      # CSI: cursor, erase, colours, conceal
+    r"|\x9b[0-?]*[ -/]*[@-~]?"                        # the 8-bit CSI
+    r"|\x1b[ -/]*[0-~]?")                             # any other ESC sequence (or a lone ESC)
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str) -> str:
+    """``text`` with terminal escape sequences and control characters removed (newlines and
+    tabs kept; bidi overrides, which reorder what a reader sees, dropped)."""
+    if text.isprintable():
+        return text
+    return _CONTROL.sub("", _ESCAPE_SEQ.sub("", text))
+
+
+_UNSAFE_IN_JSON = re.compile("[\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def safe_json(obj: Any) -> str:
+    """JSON (indented, UTF-8 text) with every character a terminal acts on escaped: json
+    escapes C0 itself; DEL, C1 and bidi controls are written as \\u escapes, so the data read
+    back is unchanged and the text is safe to print."""
+    import json
+
+    text = json.dumps(obj, ensure_ascii=False, indent=2)
+    return _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

@@ -11,12 +11,12 @@ those expectations come from the assistant itself until a person has checked the
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from typing import TYPE_CHECKING, Any
 
 from assistant.errors import InputError
+from assistant.textutil import printable, safe_json
 
 if TYPE_CHECKING:
     from assistant.answer.types import Answer
@@ -74,7 +74,7 @@ def to_json(conv: Conversation) -> str:
                       "created": _when(t.created)})
     doc = {"id": conv.id, "title": conv.title, "collection": conv.collection,
            "created": _when(conv.created), "updated": _when(conv.updated), "turns": turns}
-    return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+    return safe_json(doc) + "\n"
 
 
 _TEX = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "&": r"\&", "%": r"\%", "$": r"\$",
@@ -190,12 +190,14 @@ def to_suite(conv: Conversation) -> str:
 
 
 def export(conv: Conversation, fmt: str = "md") -> str:
+    """One conversation in ``fmt``, with no character a terminal acts on (an export is printed,
+    or later read with ``cat``): stripped from text, escaped in JSON."""
     if fmt == "md":
-        return to_markdown(conv)
+        return printable(to_markdown(conv))
     if fmt == "json":
         return to_json(conv)
     if fmt == "bib":
-        return to_bibtex(conv)
+        return printable(to_bibtex(conv))
     if fmt == "suite":
-        return to_suite(conv)
+        return printable(to_suite(conv))
     raise InputError(f"unknown export format {fmt!r}: use one of {', '.join(FORMATS)}")

@@ -12,6 +12,7 @@ from textual.message import Message
 from textual.widgets import Markdown, Static
 
 from assistant.conversations.export import describe_backend
+from assistant.textutil import printable
 
 if TYPE_CHECKING:
     from assistant.answer.types import Answer
@@ -42,7 +43,7 @@ class AnswerView(Vertical, can_focus=True):
         self.number = 0
 
     def compose(self) -> ComposeResult:
-        head = Content.assemble(("❯ ", "bold $accent"), (self.question, "bold"))
+        head = Content.assemble(("❯ ", "bold $accent"), (printable(self.question), "bold"))
         if self.scope:
             head = head + Content.styled(f"   ⌕ {self.scope}", "$text-muted")
         yield Static(head, classes="question")
