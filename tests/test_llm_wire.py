@@ -164,7 +164,7 @@ def test_embeddings_endpoint_faults_name_their_cause(wire, fault, said):
 
     emb = OpenAIEmbedder(model="emb-model", base_url=wire.base_url, api_key="k")
     if fault.isdigit():
-        wire.fail(int(fault)).fail(int(fault))  # the client retries once
+        wire.fail(int(fault))  # no silent retry
     else:
         wire.embedding_fault = fault
     with pytest.raises(EmbeddingError) as info:

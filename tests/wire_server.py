@@ -32,8 +32,11 @@ class WireServer:
         self.fail_message = ""  # the message a scripted failure carries
         self.requests: list[dict[str, Any]] = []
         self.default_reply = ["NONE: the provided papers are about other things."]
-        self.embedding_fault = ""  # "short" | "mixed" | "html": a broken embeddings reply
-        # "cut" | "malformed" | "nostream" | "html" | "hang": a broken chat reply
+        # "short" | "mixed" | "html" | "hang" | "nonjson" | "nan" | "wide": a broken
+        # embeddings reply
+        self.embedding_fault = ""
+        # "cut" | "drop" (cut inside chunked encoding) | "malformed" | "nostream" | "html" |
+        # "hang": a broken chat reply
         self.chat_fault = ""
         self.released = threading.Event()  # "hang" answers nothing until this is set
         self._httpd: ThreadingHTTPServer | None = None
@@ -111,10 +114,25 @@ class WireServer:
                     if fault == "html":
                         self._html(b"<html><body>Gateway login</body></html>")
                         return
+                    if fault == "hang":  # accepts, then says nothing
+                        server.released.wait(120)
+                        return
+                    if fault == "nonjson":
+                        page = b"upstream error: model overloaded"
+                        self.send_response(200)
+                        self.send_header("Content-Type", "application/json")
+                        self.send_header("Content-Length", str(len(page)))
+                        self.end_headers()
+                        self.wfile.write(page)
+                        return
                     if fault == "short":
                         vectors = vectors[:-1]
                     elif fault == "mixed" and vectors:
                         vectors[0] = vectors[0][:32]
+                    elif fault == "nan":
+                        vectors = [[math.nan] * len(v) for v in vectors]
+                    elif fault == "wide":  # another model's width
+                        vectors = [hashed_vector(t, 96) for t in inputs]
                     self._json(200, {"object": "list", "model": body.get("model"), "data": [
                         {"object": "embedding", "index": i, "embedding": v}
                         for i, v in enumerate(vectors)],
@@ -144,11 +162,18 @@ class WireServer:
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
                 self.send_header("Cache-Control", "no-cache")
-                self.send_header("Connection", "close")
+                chunked = fault == "drop"  # as uvicorn or llama.cpp send it
+                if chunked:
+                    self.send_header("Transfer-Encoding", "chunked")
+                else:
+                    self.send_header("Connection", "close")
                 self.end_headers()
 
                 def event(obj: Any) -> None:
-                    self.wfile.write(f"data: {json.dumps(obj)}\n\n".encode())
+                    data = f"data: {json.dumps(obj)}\n\n".encode()
+                    if chunked:
+                        data = f"{len(data):x}\r\n".encode() + data + b"\r\n"
+                    self.wfile.write(data)
                     self.wfile.flush()
 
                 base = {"id": "chatcmpl-1", "object": "chat.completion.chunk",
@@ -162,7 +187,7 @@ class WireServer:
                     if i == len(chunks) // 2 and fault == "malformed":
                         self.wfile.write(b"data: {this is not json\n\n")
                         self.wfile.flush()
-                    if i == len(chunks) // 2 and fault == "cut":
+                    if i == len(chunks) // 2 and fault in ("cut", "drop"):
                         self.close_connection = True
                         self.wfile.flush()
                         self.connection.shutdown(2)  # the connection drops mid-answer

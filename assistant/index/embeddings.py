@@ -177,7 +177,8 @@ class OpenAIEmbedder:
         import openai
 
         self._client = openai.OpenAI(base_url=base_url, api_key=api_key or "not-needed",
-                                     timeout=timeout, max_retries=1)
+                                     timeout=timeout, max_retries=0)  # no silent retry: a hang
+        # would take twice the timeout the error names
 
     def embed(self, texts: Sequence[str], *, progress: Callable[[int], None] | None = None
               ) -> np.ndarray:
@@ -204,7 +205,15 @@ class OpenAIEmbedder:
         return _normalise(np.asarray(rows, dtype=np.float32))
 
     def embed_query(self, text: str) -> np.ndarray:
+        """The question's vector, checked as ingest checks a paper's: finite, not all zero."""
+        import numpy as np
+
         vector: np.ndarray = self.embed([text])[0]
+        if not np.isfinite(vector).all() or not vector.any():
+            raise EmbeddingError(
+                f"the embeddings endpoint at {mask_url(self.base_url)} returned a question "
+                "vector of NaN, infinite or zero values: nothing was searched; check the "
+                "endpoint's model (or ask again if it is flaky)")
         return vector
 
     def preload(self) -> None:

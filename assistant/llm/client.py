@@ -121,11 +121,13 @@ class OpenAIChatModel:
         self.usage = {}
         parts: list[str] = []
         finished = False
+        chunks = 0  # events read: once one arrived, a failure is a dropped stream
         try:
             response = await self._client.chat.completions.create(
                 model=self.model, messages=list(messages), temperature=self.temperature,
                 max_tokens=self.max_tokens, stream=True, stream_options={"include_usage": True})
             async for chunk in response:
+                chunks += 1
                 if getattr(chunk, "usage", None):
                     u = chunk.usage
                     self.usage = {"prompt_tokens": u.prompt_tokens,
@@ -138,13 +140,19 @@ class OpenAIChatModel:
                         parts.append(delta)
                         yield delta
         except openai.OpenAIError as exc:
-            raise self._cut(self._translate(exc), parts) from None
+            kind = classify(exc).kind
+            error = (self._dropped(kind, parts) if chunks and kind in (Kind.UNREACHABLE,
+                                                                       Kind.TIMEOUT)
+                     else self._translate(exc))
+            raise self._cut(error, parts) from None
         except (ValueError, KeyError, TypeError, AttributeError) as exc:  # a malformed stream
             from assistant.settings import mask_url
 
             raise self._cut(LLMError(
                 f"the LLM endpoint at {mask_url(self.base_url)} sent a malformed event stream "
                 f"({type(exc).__name__}): is it an OpenAI-compatible server?"), parts) from None
+        if not parts and chunks and not finished:
+            raise self._dropped(Kind.UNREACHABLE, parts)
         if not parts:
             from assistant.settings import mask_url
 
@@ -152,13 +160,24 @@ class OpenAIChatModel:
                            "does it support stream=true (an OpenAI-compatible "
                            "/v1/chat/completions)?")
         if not finished:  # the stream stopped without a finish reason: the connection dropped
-            from assistant.settings import mask_url
-
-            raise LLMStreamCut(f"the stream from {mask_url(self.base_url)} ended before the "
-                               "answer finished (no finish reason): ask again",
-                               partial="".join(parts))
+            raise self._dropped(Kind.UNREACHABLE, parts)
         if not self.usage:
             self.usage = estimate_usage(messages, "".join(parts))
+
+    def _dropped(self, kind: Kind, parts: list[str]) -> LLMError:
+        """The stream started, then stopped: say so, and after how much (never "cannot reach",
+        which sends the user to start a server that is running)."""
+        from assistant.settings import mask_url
+
+        got = tokens.count("".join(parts))
+        if kind is Kind.TIMEOUT:
+            why = (f"the LLM endpoint at {mask_url(self.base_url)} stopped sending for "
+                   f"{self.timeout:g} s after {got} tokens of the answer: ask again, or raise "
+                   "ASSISTANT_TIMEOUT")
+        else:
+            why = (f"the connection to the LLM endpoint at {mask_url(self.base_url)} dropped "
+                   f"after {got} tokens of the answer, before it finished: ask again")
+        return self._cut(LLMError(why), parts)
 
     @staticmethod
     def _cut(error: LLMError, parts: list[str]) -> LLMError:

@@ -231,6 +231,13 @@ class Retriever:
                ) -> dict[str, tuple[float, list[str]]]:
         index = self.index()
         if index.has_vectors:  # exact search over the derived index's vectors
+            if index.width != len(vector):
+                from assistant.errors import EmbeddingMismatch
+
+                raise EmbeddingMismatch(
+                    f"the embedding model {self.store.embedder.name!r} gave the question a "
+                    f"vector of width {len(vector)}, and collection {self.store.name!r} holds "
+                    f"width {index.width}: use the model it was built with, or re-ingest")
             return aggregate(index.dense(vector, n=depth, mask=self._mask(filters)))
         if (filters.author or filters.status) and not index.paper_mask(
                 author=filters.author, status=filters.status).any():
@@ -266,6 +273,30 @@ class Retriever:
         """A status no paper here has is a typo, not an empty result: say which ones exist."""
         if filters.status:
             require_status(filters.status, self.index().status_tags())
+
+    def check_filters(self, filters: Filters | None) -> None:
+        """Filters the user set that let no paper through are an error naming them and what
+        there is (not "nothing here is relevant", which blames the question's words)."""
+        if filters is None or not (filters.venue or filters.year or filters.author
+                                   or filters.status):
+            return
+        self.check_status(filters)
+        index = self.index()
+        mask = index.mask(venue=filters.venue, year=filters.year, author=filters.author,
+                          status=filters.status)
+        if mask is None or mask.any():
+            return
+        from assistant.errors import InputError
+
+        venues, years = index.facets()
+        set_ = [f"{k} {v!r}" if isinstance(v, str) else f"{k} {v}"
+                for k, v in (("venue", filters.venue), ("year", filters.year),
+                             ("author", filters.author), ("status", filters.status)) if v]
+        there = [f"venues {', '.join(sorted(venues)[:8]) or 'none'}"
+                 + (" …" if len(venues) > 8 else ""),
+                 f"years {', '.join(map(str, sorted(years)[-8:])) or 'none'}"]
+        raise InputError(f"no paper here matches the filter {' and '.join(set_)} (this "
+                         f"collection has {'; '.join(there)}): change or drop the filter")
 
     def rank(self, query: str, *, filters: Filters | None = None, mode: Mode | None = None,
              timings: dict[str, float] | None = None) -> tuple[list[tuple[str, float]], Sides]:
