@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TypeVar
@@ -25,7 +25,7 @@ def add_commands(sub: argparse._SubParsersAction[_P], *,
 
 
 def cmd_collections(args: argparse.Namespace) -> int:
-    from assistant.errors import InputError, StoreNotFound
+    from assistant.errors import InputError, StoreError, StoreNotFound
     from assistant.index import collections
     from assistant.index.store import PaperStore
     from assistant.settings import load_settings
@@ -40,16 +40,22 @@ def cmd_collections(args: argparse.Namespace) -> int:
             raise
         print(f"no store at {settings.store} yet: `assistant ingest` creates it", file=sys.stderr)
         return 0
+    except StoreError:
+        if args.action == "remove" or path is None or os.access(path, os.W_OK):
+            raise
+        client = None  # a read-only store: listed from its SQLite file
     if args.action == "remove":
         if not args.name:
             raise InputError("name the collection to remove: assistant collections remove NAME")
         collections.remove(client, args.name, store_path=path)
         print(f"removed collection {args.name!r} from {store.location}")
         return 0
-    infos = collections.describe(client, store_path=path)
+    infos = (collections.describe(client, store_path=path) if client is not None
+             else collections.describe_file(path))  # type: ignore[arg-type]
     if args.json:
-        sys.stdout.write(json.dumps([i.to_dict() for i in infos], ensure_ascii=False,
-                                    indent=2) + "\n")
+        from assistant.cli.terminal import dumps
+
+        sys.stdout.write(dumps([i.to_dict() for i in infos]) + "\n")
         return 0
     if not infos:
         print(f"no collections in {store.location}: `assistant ingest FILE --collection NAME`")

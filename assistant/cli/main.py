@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import sys
 from collections.abc import Sequence
@@ -170,7 +169,9 @@ def _require_papers(store: Store, retriever: Retriever) -> None:
 
 
 def _print_json(obj: Any) -> None:
-    sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=2) + "\n")
+    from assistant.cli.terminal import dumps
+
+    sys.stdout.write(dumps(obj) + "\n")
 
 
 # -- commands -------------------------------------------------------------------------------
@@ -182,14 +183,15 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     if not args.paths:
         sources.append((BUNDLED_SOURCE, bundled_papers()))
     for path in args.paths:  # parse everything before touching the store
-        sources.append((str(path.resolve()), load_papers(path)))
+        papers = load_papers(path)  # first: a missing file or a symlink loop is one line
+        sources.append((str(path.resolve()), papers))
         notes = sources[-1][1].notes(path)
         if notes and args.strict:
             raise InputError(f"{notes[0]}; --strict: nothing was written")
         for note in notes:
             print(f"note: {note}", file=sys.stderr)
     store = _store(settings, create=True)
-    from assistant.index.chunk_index import ensure_index
+    from assistant.index.chunk_index import ensure_index, index_dir
 
     with store.write_lock(on_wait=lambda: print(
             f"waiting for another ingest into {store.location} to finish...", file=sys.stderr)):
@@ -204,10 +206,16 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         if release is not None:  # the model's memory is not needed to build the index
             release()
         gc.collect()
-        index = ensure_index(store, k1=settings.bm25_k1, b=settings.bm25_b)
+        try:
+            ensure_index(store, k1=settings.bm25_k1, b=settings.bm25_b)
+        except OSError as exc:  # the papers are committed: the index is derived from them
+            print(f"warning: the search index at {index_dir(store)} could not be rebuilt "
+                  f"({exc.strerror or exc}); the papers are in the store, and the next question "
+                  "rebuilds it once that folder is writable", file=sys.stderr)
         if args.multilingual:
             _multilingual_vectors(store)
-    print(f"collection {store.name!r} in {store.location}: {index.paper_count} papers")
+    # what was committed, read back from the collection (not from the index)
+    print(f"collection {store.name!r} in {store.location}: {store.paper_count()} papers")
     return 0
 
 
@@ -273,7 +281,9 @@ def _ingest_with_progress(store: WritableStore, papers: Sequence[Paper], source:
 def _stderr_console() -> Console:
     from rich.console import Console
 
-    return Console(stderr=True)
+    from assistant.cli.terminal import raw_stderr
+
+    return Console(file=raw_stderr())
 
 
 def _filters_from(args: argparse.Namespace) -> Filters:
@@ -414,9 +424,16 @@ def paper_json(p: Paper) -> dict[str, Any]:
 
 
 def cmd_papers(args: argparse.Namespace) -> int:
-    store = _store(_settings(args))
+    from assistant.index.chunk_index import ensure_index
+
+    settings = _settings(args)
+    store = _store(settings)
     filters = _filters_from(args)
-    every = store.papers()
+    # read from the search index when it is current: no Chroma client (a read-only store
+    # lists too), and quicker; Chroma when the index keeps no records
+    every = ensure_index(store, k1=settings.bm25_k1, b=settings.bm25_b).all_papers()
+    if every is None:
+        every = store.papers()
     if filters.status:
         from assistant.paper import require_status
 
@@ -534,9 +551,19 @@ COMMANDS = {"ingest": cmd_ingest, "eval": cmd_eval, "ask": cmd_ask, "search": cm
             "config": cmd_config}
 
 
+def _lower_level(record: logging.LogRecord) -> bool:
+    record.levelname_lc = record.levelname.lower()
+    return True
+
+
 def _setup_logging(verbose: bool) -> None:
+    # a warning reads like the other lines the CLI prints ("warning: ..."); -v names the module
     logging.basicConfig(level=logging.DEBUG if verbose else logging.WARNING,
-                        format="%(levelname)s %(name)s: %(message)s")
+                        format="%(levelname)s %(name)s: %(message)s" if verbose
+                        else "%(levelname_lc)s: %(message)s")
+    if not verbose:
+        for handler in logging.getLogger().handlers:
+            handler.addFilter(_lower_level)
     for noisy in ("openai", "httpx", "httpcore", "chromadb", "urllib3", "bm25s"):
         logging.getLogger(noisy).setLevel(logging.DEBUG if verbose else logging.ERROR)
     from assistant.settings import RedactingFilter
@@ -546,8 +573,10 @@ def _setup_logging(verbose: bool) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from assistant.cli import terminal
     from assistant.settings import redact
 
+    terminal.install()
     parser = build_parser()
     args = parser.parse_args(argv)
     _setup_logging(getattr(args, "verbose", False))

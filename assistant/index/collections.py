@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from assistant.errors import StoreNotFound
+from assistant.errors import StoreError, StoreNotFound
 from assistant.index.sqlite_ro import read_only
 
 
@@ -78,6 +78,43 @@ def describe(client: Any, *, store_path: Path | None) -> list[CollectionInfo]:
         out.append(CollectionInfo(col.name, len(first["ids"]), int(col.count()),
                                   str((col.metadata or {}).get("embedding_model") or "?"),
                                   dict(venues.most_common()), size))
+    return out
+
+
+def describe_file(store_path: Path) -> list[CollectionInfo]:
+    """``describe`` read from the store's SQLite file alone (read-only: Chroma opens its file for
+    writing, so a read-only store is listed this way)."""
+    from assistant.index.chunk_index import index_root
+
+    out = []
+    try:
+        with read_only(store_path / "chroma.sqlite3") as con:
+            cols = con.execute("SELECT id, name FROM collections ORDER BY name").fetchall()
+            for cid, name in cols:
+                model = con.execute("SELECT str_value FROM collection_metadata WHERE "
+                                    "collection_id = ? AND key = 'embedding_model'",
+                                    (cid,)).fetchone()
+                rows = con.execute(
+                    "SELECT e.id, m.key, m.string_value, m.int_value FROM embeddings e JOIN "
+                    "segments s ON s.id = e.segment_id AND s.scope = 'METADATA' "
+                    "JOIN embedding_metadata m ON m.id = e.id WHERE s.collection = ? AND "
+                    "m.key IN ('chunk', 'venue', 'year')", (cid,)).fetchall()
+                meta: dict[int, dict[str, Any]] = {}
+                for eid, key, text, number in rows:
+                    meta.setdefault(eid, {})[key] = text if text is not None else number
+                first = [m for m in meta.values() if m.get("chunk") == 0]
+                venues = Counter(" ".join(str(x) for x in (m.get("venue") or "?",
+                                                           m.get("year") or "") if x).strip()
+                                 for m in first)
+                size = sum(_dir_size(d) for d in _segment_dirs(store_path, str(cid)))
+                root = index_root(store_path)
+                size += _dir_size(root / name) + _dir_size(root / f"{name}.e5.npz")
+                out.append(CollectionInfo(name, len(first), len(meta),
+                                          str(model[0]) if model else "?",
+                                          dict(venues.most_common()), size))
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot read the store at {store_path} ({exc}): its chroma.sqlite3 "
+                         "looks damaged; restore it from a backup") from None
     return out
 
 

@@ -20,7 +20,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import logging
+import shutil
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -32,6 +35,8 @@ from assistant.index.chunking import Chunk, chunk_paper, embed_text
 from assistant.index.records import chunk_meta
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     import numpy as np
 
     from assistant.index.protocol import WritableStore
@@ -157,6 +162,7 @@ def run(store: WritableStore, papers: Sequence[Paper], *, source: str, prune: bo
     started = time.perf_counter()
     chunking = f"{store.chunk_tokens}/{store.chunk_overlap}"
     params = f"{chunking}/{store.embedder.name}"
+    created = not store.exists()  # reading what is there creates the collection
     old = _existing(store)
     todo: list[tuple[Paper, str]] = []
     for paper in papers:
@@ -178,7 +184,25 @@ def run(store: WritableStore, papers: Sequence[Paper], *, source: str, prune: bo
         report.seconds = time.perf_counter() - started
         return report
     col = store.collection()
+    try:
+        _write_all(store, col, todo, old, gone, report, source=source, prune=prune,
+                   progress=progress, group=group, started=started)
+    except BaseException:
+        if created:  # a collection that never received a paper is not left behind
+            with contextlib.suppress(Exception):
+                if store.count() == 0:
+                    store.drop()
+        raise
+    return report
+
+
+def _write_all(store: WritableStore, col: Any, todo: list[tuple[Paper, str]],
+               old: dict[str, dict[str, Any]], gone: list[str], report: IngestReport, *,
+               source: str, prune: bool, progress: Callable[[Progress], None] | None,
+               group: int, started: float) -> None:
+    chunking = f"{store.chunk_tokens}/{store.chunk_overlap}"
     batch = max(1, min(store.client().get_max_batch_size(), 5000))
+    written = {"papers": 0, "chunks": 0}
     state = Progress(0, len(todo), 0, started)
     if progress:
         progress(state)
@@ -202,8 +226,12 @@ def run(store: WritableStore, papers: Sequence[Paper], *, source: str, prune: bo
                 col.delete(ids=stale[i:i + batch])
             store.bump_revision()
         except Exception as exc:
-            raise StoreError(f"writing to the store failed ({exc}); re-run the same ingest "
-                             "to continue where it stopped") from None
+            left = len(todo) - written["papers"]
+            per_paper = report.chunks_embedded / max(1, min(len(todo), state.papers_done))
+            raise StoreError(write_failed(exc, store.path, papers=left,
+                                          chunks=round(left * per_paper))) from None
+        written["papers"] += len(counts)
+        written["chunks"] += len(ids)
 
     dim = getattr(store.embedder, "dim", None) or _stored_dim(col)
     pending: Future[None] | None = None
@@ -241,7 +269,27 @@ def run(store: WritableStore, papers: Sequence[Paper], *, source: str, prune: bo
                              "the same ingest to finish it") from None
         store.bump_revision()
     report.seconds = time.perf_counter() - state.started
-    return report
+
+
+BYTES_PER_CHUNK = 6_500  # on disk, Chroma and the search index: 16,101 chunks in 105 MB
+
+
+def write_failed(exc: Exception, where: Path | None, *, papers: int, chunks: int) -> str:
+    """The line for a write that failed; for a full disk, how much room the rest needs."""
+    text = str(exc)
+    full = (getattr(exc, "errno", None) == errno.ENOSPC or "disk is full" in text
+            or "No space left" in text)
+    if not full:
+        return (f"writing to the store failed ({text}); re-run the same ingest to continue "
+                "where it stopped")
+    free = ""
+    if where is not None:
+        with contextlib.suppress(OSError):
+            free = f", {shutil.disk_usage(where).free / 1e6:.0f} MB free at {where}"
+    need = max(chunks, 1) * BYTES_PER_CHUNK / 1e6
+    return (f"writing to the store failed: the disk is full{free}. The rest of this ingest "
+            f"({papers} papers, about {chunks} chunks) needs about {need:.0f} MB more: free "
+            "that, then re-run the same ingest to continue where it stopped")
 
 
 def _stored_dim(col: Any) -> int | None:

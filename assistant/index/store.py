@@ -7,6 +7,7 @@ records which embedding model made its vectors.
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import re
@@ -20,7 +21,7 @@ from assistant.errors import EmbeddingMismatch, InputError, StoreError, StoreNot
 from assistant.index import ingest
 from assistant.index.protocol import ChunkHit, Row
 from assistant.index.records import record, unpack
-from assistant.paper import Paper
+from assistant.paper import Paper, listing_order
 
 if TYPE_CHECKING:
     import numpy as np
@@ -53,6 +54,7 @@ class PaperStore:
         self.chunk_tokens = chunk_tokens
         self.chunk_overlap = chunk_overlap
         self._create = create
+        self._writing = False  # this process holds the write lock
         self._client: Any = None
         self._col: Any = None
 
@@ -101,17 +103,32 @@ class PaperStore:
         except OSError as exc:
             raise StoreError(f"cannot create the store folder {self.path} "
                              f"({exc.strerror or exc}): pass a writable --store DIR") from None
-        if self._create and not os.access(self.path, os.W_OK):
-            raise StoreError(f"the store folder {self.path} is not writable: fix its "
-                             "permissions, or pass another --store DIR")
+        if not os.access(self.path, os.W_OK):  # Chroma opens its file for writing, always
+            raise self.read_only()
+        if (self._create and not (self.path / "chroma.sqlite3").exists()
+                and (self.path / "index").is_dir()):
+            log.warning("%s holds a search index but no chroma.sqlite3 (deleted or moved?): "
+                        "starting a new store file; papers it held must be ingested again",
+                        self.path)
         try:
             self._client = chromadb.PersistentClient(path=str(self.path), settings=opts)
         except Exception as exc:
+            if "readonly" in str(exc).lower() or "read-only" in str(exc).lower():
+                raise self.read_only() from None
             hint = ("; its chroma.sqlite3 is damaged: restore it from a backup, or re-ingest "
-                    "into a new --store" if "malformed" in str(exc) or "corrupt" in str(exc)
-                    else "")
+                    "into a new --store" if any(w in str(exc) for w in ("malformed", "corrupt",
+                                                          "not a database")) else "")
             raise StoreError(f"cannot open the store at {self.path}: {exc}{hint}") from None
         return self._client
+
+    def read_only(self) -> StoreError:
+        """The error for a store this process cannot write (a read-only mount or folder)."""
+        if self._create:
+            return StoreError(f"the store at {self.path} is read-only: nothing was written; to "
+                              "add papers, copy it to a writable folder and pass --store NEW")
+        return StoreError(f"the store at {self.path} is read-only, and this needs to open it "
+                          "with Chroma (its search index is missing or out of date): copy it "
+                          "to a writable folder and pass --store NEW")
 
     def exists(self) -> bool:
         try:
@@ -171,7 +188,7 @@ class PaperStore:
         papers = {m["paper_id"]: unpack(m) for m in res["metadatas"]}
         if ids is not None:
             return [papers[i] for i in ids if i in papers]
-        return sorted(papers.values(), key=lambda p: (p.venue, -(p.year or 0), p.title.lower()))
+        return sorted(papers.values(), key=listing_order)
 
     def chunks(self, where: dict[str, Any] | None = None) -> list[Row]:
         """Every (chunk id, embedded text, metadata), for deriving the lexical index."""
@@ -288,25 +305,37 @@ class PaperStore:
             if self.path is None:
                 yield
                 return
-            self.path.mkdir(parents=True, exist_ok=True)
-            with (self.path / ".write.lock").open("a") as fh:
+            try:
+                self.path.mkdir(parents=True, exist_ok=True)
+                fh = (self.path / ".write.lock").open("a")
+            except OSError as exc:
+                if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+                    raise self.read_only() from None
+                raise StoreError(f"cannot lock the store at {self.path} for writing "
+                                 f"({exc.strerror or exc}): pass another --store DIR") from None
+            with fh:
                 try:
                     fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 except BlockingIOError:
                     if on_wait:
                         on_wait()
                     fcntl.flock(fh, fcntl.LOCK_EX)
+                self._writing = True
                 try:
                     yield
                 finally:
+                    self._writing = False
                     fcntl.flock(fh, fcntl.LOCK_UN)
 
         return held()
 
     def being_written(self) -> bool:
-        """Does another process hold this embedded store's write lock (an ingest running)?"""
+        """Does another process hold this embedded store's write lock (an ingest running)?
+        Not this one: an ingest builds the index from what it has just written."""
         import fcntl
 
+        if self._writing:
+            return False
         lock = self.path / ".write.lock" if self.path is not None else None
         if lock is None or not lock.exists():
             return False
