@@ -23,7 +23,15 @@ from assistant.judge.injection import is_instruction
 from assistant.judge.relevance import Relevance, coverage
 from assistant.judge.verifier import SURE
 from assistant.query.compare import sides
-from assistant.textutil import clean_markup, defang_refs, has_cjk, is_list_question, split_sentences
+from assistant.textutil import (
+    clean_markup,
+    clip,
+    defang_refs,
+    has_cjk,
+    is_list_question,
+    quoted,
+    split_sentences,
+)
 
 if TYPE_CHECKING:
     from assistant.index.embeddings import Embedder
@@ -56,6 +64,16 @@ class _Scored:
     index: int
     text: str
     score: float
+
+
+QUOTE_CHARS = 600  # one quoted sentence: an abstract's longest real ones run ~500 characters
+
+
+def _quote(sentence: str) -> str:
+    """An abstract sentence as an answer quotes it: third person, its own [n] references as
+    "(ref. n)", and at most ``QUOTE_CHARS`` (a list that runs one "sentence" for pages, or
+    holds thousands of markers, is cut, marked "…")."""
+    return clip(defang_refs(third_person(sentence)), QUOTE_CHARS)
 
 
 def third_person(sentence: str) -> str:
@@ -174,7 +192,7 @@ class ExtractiveAnswerer:
                         f"(more may: --k N, or ctrl+k in the chat, searches further):")
             lines = [head, ""]
             for n, (rp, sents) in enumerate(zip(sources, chosen, strict=True), 1):
-                body = " ".join(defang_refs(third_person(s.text)) for s in sents)
+                body = " ".join(_quote(s.text) for s in sents)
                 lines.append(f"- **{rp.paper.display_title}** [{n}]: {body} [{n}]")
             return "\n".join(lines)
         top = sources[0]
@@ -184,7 +202,7 @@ class ExtractiveAnswerer:
                      "it may not be about exactly this."]
         else:
             parts = [f"The most relevant paper is **{top.paper.display_title}**{where} [1]."]
-        parts += [f"{defang_refs(third_person(s.text))} [1]" for s in chosen[0]]
+        parts += [f"{_quote(s.text)} [1]" for s in chosen[0]]
         text = " ".join(parts)
         if len(sources) > 1:
             others = [f"**{rp.paper.display_title}** [{n}]" for n, rp in enumerate(sources[1:], 2)]
@@ -197,7 +215,7 @@ class ExtractiveAnswerer:
         sentence of its abstract nearest the question, cited as [n] = ``sources[n - 1]``.
         ``missing``: the method the question asks about, which no paper here introduces."""
         chosen = self.pick(question, sources, plural=True)
-        asked = question.rstrip("?？")
+        asked = quoted(question)
         head = (f"Nothing in this collection is about “{asked}”. The closest papers, none of "
                 "which answers it:")
         if missing:
@@ -210,7 +228,7 @@ class ExtractiveAnswerer:
                     "closest papers:")
         lines = [head, ""]
         for n, (rp, sents) in enumerate(zip(sources, chosen, strict=True), 1):
-            body = " ".join(defang_refs(third_person(s.text)) for s in sents)
+            body = " ".join(_quote(s.text) for s in sents)
             lines.append(f"- **{rp.paper.display_title}** [{n}]: {body} [{n}]")
         return "\n".join(lines)
 

@@ -25,14 +25,14 @@ from assistant.answer.llm_answerer import LLMAnswerer
 from assistant.answer.outcome_gate import OutcomeGate
 from assistant.answer.types import Answer, Answerer, Delta, Event, Finished, Phase, Retrieved, Turn
 from assistant.citations import Citation, CitationFilter, tidy
-from assistant.errors import LLMStreamCut
+from assistant.errors import InputError, LLMStreamCut
 from assistant.judge import grounding
 from assistant.judge.decision import DECIDE_OVER, Verdict, decide
 from assistant.query import compare
 from assistant.query.rewrite import needs_llm
 from assistant.search import query_filters
 from assistant.search.retrieval import Filters, Retrieval, RetrievedPaper, Retriever
-from assistant.textutil import has_cjk, is_list_question
+from assistant.textutil import has_cjk, is_list_question, printable, quoted
 
 log = logging.getLogger(__name__)
 
@@ -62,11 +62,22 @@ class Searched:
     verdict: Verdict
 
 
+def asked(question: str) -> str:
+    """The question as one printable line; an empty one is an error that asks for one."""
+    question = " ".join(printable(question).split())
+    if not question:
+        raise InputError("the question is empty: ask one, e.g. "
+                         "\"Which papers study diffusion models?\"")
+    return question
+
+
 def searched(question: str, search_query: str, *, retriever: Retriever, k: int = 6,
              filters: Filters | None = None, infer_filters: bool = True) -> Searched:
     """Search as ``ask`` does and decide: venue/year read from the question, a survey searched
     wider and more diverse, each side of a comparison searched on its own. ``ask``, ``search``
     and the chat call this, so they rank and decide alike."""
+    question, search_query = asked(question), asked(search_query)
+    retriever.check_filters(filters)  # the user's own filters; inferred ones always match
     if infer_filters:
         venues, years = retriever.facets()
         filters = query_filters.infer(question, venues=venues, years=years, explicit=filters)
@@ -95,7 +106,7 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     ``ground`` checks every answer sentence against the abstract it cites (``Answer.grounding``).
     """
     t0 = time.perf_counter()
-    question = " ".join(question.split())
+    question = asked(question)
     waits = isinstance(answerer, LLMAnswerer) and needs_llm(question, history)
     if waits:  # a follow-up (or another language) is rewritten by the LLM first: say so,
         yield Phase("asking the LLM to make the question standalone…")  # not a slow search
@@ -141,7 +152,7 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
         async for raw in answerer.stream_answer(question, sources, history, near_miss=llm_near):
             if first is None:
                 first = (time.perf_counter() - t1) * 1000
-            shown = filt.feed(gate.feed(raw))
+            shown = filt.feed(gate.feed(printable(raw)))  # an endpoint's escapes never show
             if shown:
                 parts.append(shown)
                 yield Delta(shown)
@@ -198,7 +209,7 @@ def _unanswered(question: str, retrieval: Retrieval, *, retriever: Retriever,
         citations = [Citation(n, rp.paper) for n, rp in enumerate(closest, 1)]
     else:
         n = retriever.index().paper_count if retrieval.papers else 0
-        text = CJK_OFFLINE if unreadable else REFUSAL.format(n=n, q=question)
+        text = CJK_OFFLINE if unreadable else REFUSAL.format(n=n, q=quoted(question))
         citations = []
     return Answer(question, text, answerer.backend, answerer.model, citations,
                   retrieval.papers, True, **fields)

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from assistant.judge import answerability, introduces
 from assistant.judge.relevance import Relevance, judge
 from assistant.judge.verifier import Scorer, passage, shared
-from assistant.textutil import is_list_question
+from assistant.textutil import content_words, has_cjk, is_list_question
 
 if TYPE_CHECKING:
     from assistant.search.retrieval import RetrievedPaper
@@ -83,6 +83,10 @@ def decide(question: str, papers: Sequence[RetrievedPaper], *, index: Any,
                           ver.score(q, [passage(rp.paper) for rp in top]))
             decisions.append(answerability.decide(q, top, stats, ver_scores))
         decision = min(decisions, key=lambda d: _ORDER.index(d.outcome))
+    if not (multilingual or picked or has_cjk(question)) and not content_words(question):
+        # "the", "what is it?", "word word word": nothing to search for. The verifier, trained
+        # on real questions, scores such input high (0.9+) against any paper: never answered
+        decision.outcome = "refused"
     # a list weighs every paper searched; a one-paper question the first DECIDE_OVER, as the
     # outcome does (so `search --k 20` and `ask` cite alike)
     rel = judge(question, papers if is_list_question(question) else papers[:DECIDE_OVER],
