@@ -59,7 +59,11 @@ _word = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc", "Zs", "
 records = st.lists(st.fixed_dictionaries({
     "id": st.from_regex(r"[a-z][a-z0-9]{2,8}", fullmatch=True),
     "title": st.lists(_word, min_size=1, max_size=8).map(" ".join),
-    "abstract": st.lists(_word, min_size=5, max_size=60).map(" ".join),
+    # an abstract holds a word (two letters, any script); one without ("0 0 0", "%%% ###") is
+    # skipped as having no abstract, and the notes say so
+    "abstract": st.tuples(st.from_regex(r"[^\W\d_]{2,10}", fullmatch=True),
+                          st.lists(_word, min_size=4, max_size=60)).map(
+                              lambda t: " ".join([t[0], *t[1]])),
 }), min_size=1, max_size=8, unique_by=lambda r: r["id"])
 
 

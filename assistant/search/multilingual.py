@@ -84,12 +84,17 @@ def _load(path: Path) -> tuple[str, dict[str, tuple[str, Any]]]:
     if not path.exists():
         return "", {}
     try:
-        with np.load(path) as data:
+        with np.load(path, allow_pickle=False) as data:
+            vectors = np.asarray(data["vectors"])
+            if vectors.ndim != 2 or vectors.shape[1] != 384 or not np.isfinite(vectors).all():
+                raise ValueError(f"vectors of shape {vectors.shape}, or not finite")
             known = {str(i): (str(h), v) for i, h, v in
-                     zip(data["ids"], data["hashes"], data["vectors"], strict=True)}
+                     zip(data["ids"], data["hashes"], vectors, strict=True)}
             return str(data["revision"]) if "revision" in data else "", known
-    except (OSError, ValueError, KeyError) as exc:
-        log.warning("ignoring unreadable multilingual vectors at %s: %s", path, exc)
+    except Exception as exc:
+        # derived data: made again; numpy's own text may suggest allow_pickle, never relayed
+        log.warning("the multilingual vectors at %s are damaged (%s): they are made again "
+                    "when needed", path, type(exc).__name__)
         return "", {}
 
 

@@ -45,6 +45,7 @@ class PaperList(list[Paper]):
         self.skipped = skipped
         self.no_abstract: list[int] = []
         self.duplicates: list[str] = []
+        self.odd: list[str] = []  # "record 3: title is a list" (read, as text or left out)
         self.records = 0
 
     def notes(self, path: Path | str) -> list[str]:
@@ -59,6 +60,10 @@ class PaperList(list[Paper]):
             out.append(f"{path}: {len(self.duplicates)} records repeat an earlier record's id "
                        f"({first}{', ...' if len(self.duplicates) > 3 else ''}): the first "
                        "record with an id is kept")
+        if self.odd:
+            first = "; ".join(self.odd[:3])
+            out.append(f"{path}: {len(self.odd)} records have fields of unexpected types, "
+                       f"read as text or left out ({first}{'; ...' if len(self.odd) > 3 else ''})")
         return out
 
 
@@ -89,18 +94,41 @@ def _first(record: dict[str, Any], fields: Iterable[str]) -> Any:
     return None
 
 
-def paper_from_record(record: dict[str, Any], *, venue: str = "", year: int | None = None) -> Paper:
-    """Map one JSON/CSV record to a Paper; raises CorpusFormatError without an abstract."""
-    abstract = _first(record, _ABSTRACT_FIELDS)
-    if not isinstance(abstract, str) or not abstract.strip():
+def _text(value: Any, field: str, odd: list[str]) -> str:
+    """A field's text: a string as it is, a number or a list of strings read as text (noted
+    in ``odd``), anything else left empty (noted)."""
+    if value is None or isinstance(value, str):
+        return value or ""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        odd.append(f"{field} is a number")
+        return str(value)
+    if isinstance(value, list) and all(isinstance(v, str | int | float) for v in value):
+        odd.append(f"{field} is a list")
+        return " ".join(str(v) for v in value)
+    odd.append(f"{field} is {'an object' if isinstance(value, dict) else type(value).__name__}"
+               " (left out)")
+    return ""
+
+
+_WORDS = re.compile(r"[^\W\d_]{2,}")  # a word of two letters or more, in any script
+
+
+def paper_from_record(record: dict[str, Any], *, venue: str = "", year: int | None = None,
+                      odd: list[str] | None = None) -> Paper:
+    """Map one JSON/CSV record to a Paper; raises CorpusFormatError without an abstract (none,
+    or one with no word in it). ``odd`` collects the fields of unexpected types."""
+    odd = [] if odd is None else odd
+    abstract = " ".join(_text(_first(record, _ABSTRACT_FIELDS), "abstract", odd).split())
+    if not _WORDS.search(abstract):
         raise CorpusFormatError("record has no abstract/text field")
-    abstract = " ".join(abstract.split())
-    venue_v = str(record.get("venue") or venue or "")
+    venue_v = _text(record.get("venue"), "venue", odd) or venue
     venue_v = venue_v.upper() if venue_v.islower() and len(venue_v) <= 8 else venue_v
     year_v = year_of(record.get("year")) or year
-    title = _first(record, _TITLE_FIELDS)
+    if record.get("year") not in (None, "") and year_of(record.get("year")) is None:
+        odd.append(f"year {str(record.get('year'))[:20]!r} is not a year (left out)")
+    title = " ".join(_text(_first(record, _TITLE_FIELDS), "title", odd).split())
     derived = not title
-    title = " ".join(str(title).split()) if title else derive_title(abstract)
+    title = title or derive_title(abstract)
     pid = _first(record, _ID_FIELDS)
     url = _first(record, _URL_FIELDS) or ""
     code = str(record.get("code_url") or record.get("code") or "") or code_link(abstract)
@@ -141,6 +169,10 @@ def parse_text_list(text: str, *, source: str = "text") -> list[Paper]:
         if len(abstract) < 40:
             continue
         papers.append(paper_from_record({"abstract": abstract}, venue=venue, year=year))
+    if not papers:
+        raise CorpusFormatError(f"{source} holds no abstracts (of 40 characters or more): "
+                                "expected a header line, then abstracts separated by blank "
+                                "lines")
     return papers
 
 
@@ -175,6 +207,7 @@ def _records_jsonl(path: Path) -> list[dict[str, Any]]:
 def _records_csv(path: Path) -> list[dict[str, Any]]:
     """Strict CSV: a quote opened and never closed is an error naming the line it opens on,
     never a row that swallows the rows after it."""
+    csv.field_size_limit(1 << 26)  # a list may carry full texts, beyond csv's 131,072
     with path.open(encoding="utf-8-sig", newline="") as fh:
         reader = csv.reader(fh, strict=True)
         start = 1
@@ -199,6 +232,15 @@ def _records_csv(path: Path) -> list[dict[str, Any]]:
         return rows
 
 
+def _text_file(path: Path) -> str:
+    """A text paper list's text; NUL bytes mean it is no text file (a binary, a disk image)."""
+    text = path.read_text(encoding="utf-8-sig")
+    if "\x00" in text:
+        raise CorpusFormatError(f"{path} holds {text.count(chr(0))} NUL bytes: it is not a "
+                                "text paper list; export the list as UTF-8 text, JSON or CSV")
+    return text
+
+
 def load_papers(path: Path | str) -> PaperList:
     """Load a paper list by its suffix (JSON records also by their shape, see formats.detect).
     Records without an abstract are skipped and counted. Every problem is one
@@ -212,10 +254,9 @@ def load_papers(path: Path | str) -> PaperList:
     bib = suffix in (".bib", ".bibtex")
     try:
         if suffix == ".txt":
-            return PaperList(parse_text_list(path.read_text(encoding="utf-8-sig"),
-                                             source=str(path)))
+            return PaperList(parse_text_list(_text_file(path), source=str(path)))
         if bib:
-            records = bibtex_records(path.read_text(encoding="utf-8-sig"), source=str(path))
+            records = bibtex_records(_text_file(path), source=str(path))
         elif suffix in (".jsonl", ".ndjson"):
             records = _records_jsonl(path)
         elif suffix == ".json":
@@ -235,6 +276,8 @@ def load_papers(path: Path | str) -> PaperList:
     except json.JSONDecodeError as exc:
         raise CorpusFormatError(
             f"{path}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
+    except RecursionError:
+        raise CorpusFormatError(f"{path}: JSON nested too deeply to be a paper list") from None
     except csv.Error as exc:
         raise CorpusFormatError(f"{path}: bad CSV ({exc})") from None
     papers, seen = PaperList(), set()
@@ -242,8 +285,11 @@ def load_papers(path: Path | str) -> PaperList:
     for i, rec in enumerate(records, 1):
         if not isinstance(rec, dict):
             raise CorpusFormatError(f"{path}: record {i} is not an object")
+        odd: list[str] = []
         try:
-            paper = paper_from_record(rec if bib else normalize(rec, stem=path.stem))
+            paper = paper_from_record(rec if bib else normalize(rec, stem=path.stem), odd=odd)
+            if odd:
+                papers.odd.append(f"record {i}: {', '.join(odd)}")
         except CorpusFormatError:
             papers.skipped += 1  # a record without an abstract has nothing to retrieve
             papers.no_abstract.append(i)
