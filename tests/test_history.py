@@ -1,7 +1,11 @@
 """Saved conversations (SQLite) and their exports, and the `assistant history` commands."""
 
+import hashlib
 import json
+import os
 import sqlite3
+import subprocess
+import sys
 
 import pytest
 
@@ -300,5 +304,122 @@ def test_a_history_from_before_the_support_check_still_opens(tmp_path):
             INSERT INTO turns (conversation_id, seq, question, answer, backend, model, created)
                 VALUES (1, 1, 'q?', 'a [1].', 'extractive', 'extractive-v1', 1.0);
         """)
+    before = sha256(path)
     conv = History(path).get(1)
     assert conv.turns[0].answer.text == "a [1]." and conv.turns[0].answer.grounding is None
+    assert sha256(path) == before  # reading it did not add the column
+    History(path).add(1, make_answer("q2?", "b.", [], []))  # saving does, then keeps the check
+    assert [t.answer.outcome for t in History(path).get(1).turns] == ["answered", "answered"]
+
+
+# -- a file that is not ours: a read never writes, a write refuses, one line says what to do ------
+def sha256(path):
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def run_cli(*args):
+    """The installed CLI in a child process, with the test's environment (ASSISTANT_HISTORY)."""
+    return subprocess.run([sys.executable, "-m", "assistant", *args], capture_output=True,
+                          text=True, env=dict(os.environ), timeout=120)
+
+
+def _another_apps_database(path):
+    with sqlite3.connect(path) as db:
+        db.executescript("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT);"
+                         "CREATE TABLE tags (name TEXT); INSERT INTO notes VALUES (1, 'hello');")
+
+
+def _another_chat_log(path):
+    """Tables named like ours with other columns: `show 1` failed with IndexError."""
+    with sqlite3.connect(path) as db:
+        db.executescript("CREATE TABLE conversations (id INTEGER PRIMARY KEY, title TEXT);"
+                         "CREATE TABLE turns (id INTEGER PRIMARY KEY, conversation_id INTEGER, "
+                         "seq INTEGER, question TEXT, answer TEXT);"
+                         "INSERT INTO conversations VALUES (1, 'theirs');"
+                         "INSERT INTO turns VALUES (1, 1, 1, 'q', 'a');")
+
+
+def _not_sqlite(path):
+    path.write_text("this is not sqlite " * 100)
+
+
+FOREIGN = {"other-app": (_another_apps_database, "it has tables notes, tags"),
+           "other-chat": (_another_chat_log, "table conversations lacks collection, created, "
+                                             "updated"),
+           "not-sqlite": (_not_sqlite, "not a SQLite database")}
+READS = {"list": ["history", "list"], "search": ["history", "list", "--search", "x", "--json"],
+         "show": ["history", "show", "1"],
+         "export": ["history", "export", "1", "--format", "json"]}
+
+
+def _one_error_line(proc):
+    assert "Traceback" not in proc.stderr, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), proc.stderr
+    return lines[0]
+
+
+@pytest.mark.parametrize("kind", FOREIGN)
+@pytest.mark.parametrize("command", [*READS, "delete"])
+def test_a_foreign_history_file_is_one_line_and_left_unchanged(kind, command, tmp_path):
+    path = tmp_path / "history.db"  # where the autouse fixture points ASSISTANT_HISTORY
+    make, what = FOREIGN[kind]
+    make(path)
+    before = sha256(path)
+    argv = READS.get(command, ["history", "delete", "1"])
+    proc = run_cli(*argv)
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    line = _one_error_line(proc)
+    assert line == (f"error: {path} is not a conversation history of this assistant ({what}): "
+                    "set ASSISTANT_HISTORY to another file or move it away")
+    assert proc.stdout == ""
+    assert sha256(path) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["history.db"]  # no journal either
+
+
+@pytest.mark.parametrize("kind", FOREIGN)
+def test_saving_into_a_foreign_history_file_is_refused_without_writing(kind, tmp_path):
+    path = tmp_path / "history.db"
+    make, what = FOREIGN[kind]
+    make(path)
+    before = sha256(path)
+    history = History(path)
+    for save in (lambda: history.new("A question?"),
+                 lambda: history.add(1, make_answer("q", "a.", [], [])),
+                 lambda: history.delete(1)):
+        with pytest.raises(InputError) as caught:
+            save()
+        assert str(caught.value) == (f"{path} is not a conversation history of this assistant "
+                                     f"({what}): set ASSISTANT_HISTORY to another file or move "
+                                     "it away")
+    assert sha256(path) == before
+
+
+def test_no_history_command_creates_a_missing_history(tmp_path, monkeypatch):
+    path = tmp_path / "nowhere" / "history.db"
+    monkeypatch.setenv("ASSISTANT_HISTORY", str(path))
+    proc = run_cli("history", "list")
+    assert proc.returncode == 0 and proc.stdout == ""
+    assert proc.stderr == "no saved conversations: start one with `assistant chat`\n"
+    proc = run_cli("history", "list", "--json", "--search", "x")
+    assert proc.returncode == 0 and json.loads(proc.stdout) == []
+    for argv in (["show", "1"], ["export", "1", "--format", "bib"], ["delete", "1"]):
+        proc = run_cli("history", *argv)
+        assert proc.returncode == 2, (argv, proc.stderr)
+        assert _one_error_line(proc) == (f"error: no conversation 1 in {path}: see "
+                                         "`assistant history list`")
+    assert not (tmp_path / "nowhere").exists()
+
+
+def test_an_empty_file_is_an_empty_history_that_reading_leaves_alone(tmp_path):
+    path = tmp_path / "history.db"
+    path.write_bytes(b"")  # a valid, empty SQLite database
+    proc = run_cli("history", "list")
+    assert proc.returncode == 0 and "no saved conversations" in proc.stderr
+    for argv in (["show", "1"], ["delete", "1"]):
+        proc = run_cli("history", *argv)
+        assert proc.returncode == 2 and "no conversation 1" in _one_error_line(proc)
+    assert path.read_bytes() == b""
+    conv = History(path).new("Now a conversation")  # the first save writes the schema
+    proc = run_cli("history", "list")
+    assert proc.returncode == 0 and proc.stdout.split()[0] == str(conv.id)

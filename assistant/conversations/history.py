@@ -7,6 +7,11 @@
 A turn keeps whole paper records, so a resumed conversation shows its sources and abstracts
 even when the store has changed since. ``Conversation.history()`` is what a follow-up question
 passes to ``astream(history=...)``.
+
+Reading never writes: it opens the file read-only, and a missing or empty file is an empty
+history. Only saving a new conversation creates the file and the tables. A file that holds
+anything else (another program's tables, tables of this name with other columns, no SQLite at
+all) is refused with one line, read or write, and left as it was.
 """
 
 from __future__ import annotations
@@ -54,6 +59,10 @@ CREATE TABLE IF NOT EXISTS turns (
 );
 CREATE INDEX IF NOT EXISTS turns_by_conversation ON turns(conversation_id, seq);
 """
+# the columns a file must have to be ours; ``turns.checks`` came later and is added on write
+_COLUMNS = {"conversations": ("id", "title", "collection", "created", "updated"),
+            "turns": ("id", "conversation_id", "seq", "question", "answer", "backend", "model",
+                      "refused", "cut", "citations", "papers", "usage", "filters", "created")}
 TITLE_CHARS = 72
 
 
@@ -101,11 +110,20 @@ def _answer_from_row(row: sqlite3.Row) -> Answer:
                  for c in json.loads(row["citations"])]
     papers = [RetrievedPaper(Paper.from_dict(p["paper"]), float(p["score"]), int(p["rank"]))
               for p in json.loads(row["papers"])]
-    checks = json.loads(row["checks"] or "{}")
+    # a history from before the support check has no `checks`: reading does not add it
+    checks = json.loads(dict(row).get("checks") or "{}")
     grounded = Grounding.from_dict(checks["grounding"]) if checks.get("grounding") else None
     return Answer(row["question"], row["answer"], row["backend"], row["model"], citations, papers,
                   bool(row["refused"]), usage=json.loads(row["usage"]), cut=bool(row["cut"]),
                   outcome=checks.get("outcome", "answered"), grounding=grounded)
+
+
+def _in_memory() -> sqlite3.Connection:
+    """An empty history that is no file: what reading a history never saved to sees."""
+    conn = sqlite3.connect(":memory:")
+    conn.row_factory = sqlite3.Row
+    conn.executescript(_SCHEMA)
+    return conn
 
 
 def _checks_json(answer: Answer) -> str:
@@ -114,29 +132,79 @@ def _checks_json(answer: Answer) -> str:
                        "grounding": answer.grounding.to_dict() if answer.grounding else None})
 
 
+def _foreign(db: sqlite3.Connection) -> str | None:
+    """What makes the database not a history of ours (``"it has tables notes, tags"``), or
+    None when it is one, or is empty. Only reads."""
+    objects = {name: kind for kind, name in db.execute(
+        "SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")}
+    if not objects:
+        return None
+    tables = sorted(name for name, kind in objects.items() if kind == "table")
+    if not set(_COLUMNS) & set(tables):
+        return f"it has tables {', '.join(tables)}" if tables else "it has no tables"
+    for table, wanted in _COLUMNS.items():
+        if table not in tables:
+            return f"it has no table {table}"
+        have = {r[1] for r in db.execute(f"PRAGMA table_info({table})")}
+        if missing := [c for c in wanted if c not in have]:
+            return f"table {table} lacks {', '.join(missing)}"
+    return None
+
+
 class History:
-    """Conversations in the SQLite file at ``path`` (created on first write)."""
+    """Conversations in the SQLite file at ``path`` (created when the first one is saved)."""
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
 
-    @contextmanager
-    def _db(self, *, write: bool = False) -> Iterator[sqlite3.Connection]:
+    def _refusal(self, why: str) -> InputError:
+        return InputError(f"{self.path} is not a conversation history of this assistant ({why}): "
+                          "set ASSISTANT_HISTORY to another file or move it away")
+
+    def _open(self, *, write: bool, create: bool) -> sqlite3.Connection:
+        """A connection with our tables: the file's, or an empty one in memory when there is no
+        file (or an empty one) and ``create`` is false. Read-only unless ``write``."""
         try:
-            if write:
+            if not create and not self.path.exists():
+                return _in_memory()
+            if create:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-            # reading a history that was never written: an empty one, no file created
-            target = str(self.path) if write or self.path.exists() else ":memory:"
-            conn = sqlite3.connect(target, timeout=5)
-            conn.row_factory = sqlite3.Row
-            conn.execute("PRAGMA foreign_keys = ON")
-            conn.executescript(_SCHEMA)
-            columns = {r["name"] for r in conn.execute("PRAGMA table_info(turns)")}
-            if "checks" not in columns:  # a history written before the support check
-                conn.execute("ALTER TABLE turns ADD COLUMN checks TEXT NOT NULL DEFAULT '{}'")
+            conn = (sqlite3.connect(self.path, timeout=5) if write else
+                    sqlite3.connect(self.path.resolve().as_uri() + "?mode=ro", uri=True,
+                                    timeout=5))
         except (sqlite3.Error, OSError) as exc:
-            raise AssistantError(f"cannot open the conversation history at {self.path} ({exc}): "
-                                 "move the file away or set ASSISTANT_HISTORY") from None
+            raise self._cannot_open(exc) from None
+        try:
+            conn.row_factory = sqlite3.Row
+            why = _foreign(conn)
+            if why is not None:
+                raise self._refusal(why)
+            if not create and not conn.execute("SELECT 1 FROM sqlite_master").fetchone():
+                conn.close()  # an empty file: nothing to read, and only a new conversation
+                return _in_memory()  # may write the tables into it
+            conn.execute("PRAGMA foreign_keys = ON")
+            if write:
+                conn.executescript(_SCHEMA)
+                columns = {r["name"] for r in conn.execute("PRAGMA table_info(turns)")}
+                if "checks" not in columns:  # a history written before the support check
+                    conn.execute("ALTER TABLE turns ADD COLUMN checks TEXT NOT NULL DEFAULT '{}'")
+        except InputError:
+            conn.close()
+            raise
+        except sqlite3.Error as exc:
+            conn.close()
+            if exc.sqlite_errorcode == sqlite3.SQLITE_NOTADB:
+                raise self._refusal("not a SQLite database") from None
+            raise self._cannot_open(exc) from None
+        return conn
+
+    def _cannot_open(self, exc: Exception) -> AssistantError:
+        return AssistantError(f"cannot open the conversation history at {self.path} ({exc}): "
+                              "move the file away or set ASSISTANT_HISTORY")
+
+    @contextmanager
+    def _db(self, *, write: bool = False, create: bool = False) -> Iterator[sqlite3.Connection]:
+        conn = self._open(write=write or create, create=create)
         try:
             with conn:
                 yield conn
@@ -149,7 +217,7 @@ class History:
     # -- writing -----------------------------------------------------------------------------
     def new(self, title: str, *, collection: str = "") -> Conversation:
         now = time.time()
-        with self._db(write=True) as db:
+        with self._db(create=True) as db:
             cur = db.execute("INSERT INTO conversations (title, collection, created, updated) "
                              "VALUES (?, ?, ?, ?)", (title_for(title), collection, now, now))
         return Conversation(int(cur.lastrowid or 0), title_for(title), collection, now, now)

@@ -15,6 +15,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from assistant.errors import AssistantError
+
 if TYPE_CHECKING:
     from assistant.conversations.history import Conversation
 
@@ -63,7 +65,11 @@ class ConversationsScreen(ModalScreen["int | None"]):
 
     @work(exclusive=True)
     async def reload(self, text: str) -> None:
-        self.conversations = await self._search(text)
+        try:
+            self.conversations = await self._search(text)
+        except AssistantError as exc:  # a foreign or damaged history file: one line
+            self.conversations = []
+            self.notify(str(exc), severity="error", timeout=8)
         options = self.query_one(OptionList)
         items: list[Option | None] = []
         for c in self.conversations:
