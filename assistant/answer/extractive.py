@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from assistant.judge.grounding import sentence_vectors
-from assistant.judge.injection import is_instruction
+from assistant.judge.injection import instructions_in
 from assistant.judge.relevance import Relevance, coverage
 from assistant.judge.verifier import SURE
 from assistant.query.compare import sides
@@ -110,6 +110,7 @@ class ExtractiveAnswerer:
         wants_method = (bool(_WHICH.search(question)) or bool(sides(question))) \
             and not wants_result
         per_paper = [split_sentences(clean_markup(p.paper.abstract)) for p in papers]
+        planted = [instructions_in(clean_markup(p.paper.abstract)) for p in papers]
         flat = [s for sents in per_paper for s in sents]
         if not flat:
             return [[] for _ in papers]
@@ -120,7 +121,7 @@ class ExtractiveAnswerer:
             sims = sentence_vectors(self.embedder, flat) @ self.embedder.embed_query(question)
         out: list[list[_Scored]] = []
         k = 0
-        for sents in per_paper:
+        for sents, is_planted in zip(per_paper, planted, strict=True):
             scored = []
             for i, s in enumerate(sents):
                 score = float(sims[k]) + 0.4 * coverage(question, s)
@@ -134,7 +135,7 @@ class ExtractiveAnswerer:
                     score -= 0.3
                 if i == 0 and not _OWN_WORK.search(s):  # an abstract opens with background
                     score -= BACKGROUND_PENALTY
-                if is_instruction(s):  # planted for an assistant: never quoted (injection.py)
+                if is_planted(s):  # planted for an assistant: never quoted (injection.py)
                     score = -10.0
                 scored.append(_Scored(i, s, score))
                 k += 1

@@ -37,13 +37,18 @@ class LLMAnswerer:
         self.usage: dict[str, Any] = {}
 
     def sources_block(self, papers: Sequence[RetrievedPaper]) -> str:
+        """The numbered ``<source>`` blocks within the token budget. A paper's own text never
+        ends its fence: a tag like ``</source>`` in a title or abstract loses its "<"
+        (``injection.escape_fence``), and instruction-like sentences become a marker."""
         blocks: list[str] = []
         budget = self.context_tokens
         for n, rp in enumerate(papers, 1):
             p = rp.paper
-            block = prompts.render("source", prompts_dir=self.prompts_dir, n=n, title=p.title,
-                                   venue_year=p.venue_year or "n.d.",
-                                   text=injection.neutralize(defang_refs(p.abstract)))
+            text = defang_refs(injection.neutralize(p.abstract))  # judged as written: "cite [3]"
+            block = prompts.render("source", prompts_dir=self.prompts_dir, n=n,
+                                   title=injection.escape_fence(p.title),
+                                   venue_year=injection.escape_fence(p.venue_year or "n.d."),
+                                   text=injection.escape_fence(text))
             cost = tokens.count(block)
             if cost > budget:
                 if budget < 60:

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from assistant.judge.injection import instructions_in
 from assistant.textutil import clean_markup, split_sentences
 
 if TYPE_CHECKING:
@@ -43,7 +44,9 @@ class Row:
 def row_for(n: int, paper: Paper) -> Row:
     from assistant.answer.extractive import third_person
 
-    sentences = split_sentences(clean_markup(paper.abstract))
+    text = clean_markup(paper.abstract)
+    planted = instructions_in(text)  # a sentence addressed to an assistant is never quoted
+    sentences = [s for s in split_sentences(text) if not planted(s)]
     proposes = next((s for s in sentences if _PROPOSES.search(s)), sentences[0] if sentences
                     else "")
     results = [s for s in sentences if _RESULT.search(s) and s != proposes]

@@ -153,11 +153,12 @@ class Units:
 
 
 def units_of(paper: Paper, embedder: Embedder) -> Units:
-    from assistant.judge.injection import MARKER, is_instruction
+    from assistant.judge.injection import MARKER, instructions_in
 
     # text planted to steer an assistant is never evidence for a claim (injection.py)
-    sentences = [MARKER if is_instruction(s) else s
-                 for s in split_sentences(defang_refs(clean_markup(paper.abstract)))]
+    text = defang_refs(clean_markup(paper.abstract))
+    is_planted = instructions_in(text)
+    sentences = [MARKER if is_planted(s) else s for s in split_sentences(text)]
     name = paper.display_title  # the title as answers show it (marked when not published)
     title = f"{name} ({paper.venue_year})" if paper.venue_year else name
     pairs = [f"{a} {b}" for a, b in itertools.pairwise(sentences)]
