@@ -118,6 +118,6 @@ def test_a_comparison_is_answered_when_each_side_is(bundled_store):
     both = ask(bundled_store, "How does DyPE differ from UniR?")
     assert both.outcome == "answered"
     assert [c.paper.title.split()[0] for c in both.citations[:2]] == ["DyPE", "UniR"]
-    assert both.text.startswith("What each paper says, side by side:")
+    assert both.text.startswith("What each paper says on the same points, side by side:")
     one_side = ask(bundled_store, "How does DyPE compare with sourdough baking?")
     assert one_side.outcome != "answered"

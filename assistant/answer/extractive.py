@@ -12,12 +12,13 @@ and a cue that fits the question's kind (results for "what does X find", the met
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from assistant.judge import aspects
 from assistant.judge.grounding import sentence_vectors
 from assistant.judge.injection import instructions_in
 from assistant.judge.relevance import Relevance, coverage
@@ -56,6 +57,9 @@ _ASKS_LINK = re.compile(r"\b(?:code|github|implementation|repo\w*|link|url|avail
                         re.IGNORECASE)
 _OWN_WORK = re.compile(r"\b(?:we|our|this (?:paper|work))\b", re.IGNORECASE)
 BACKGROUND_PENALTY = 0.1
+_PROBLEM_S = re.compile(r"\b(?:challeng\w*|problem\w*|difficult\w*|costly|expensive|limited|"
+                        r"limitations?|lack\w*|remains?|suffer\w*|bottleneck|however|unclear|"
+                        r"open question|hinder\w*|fail\w*)\b", re.IGNORECASE)
 LIST_K = 10  # "which papers ..." searches at least this many (answer.astream)
 
 
@@ -64,6 +68,17 @@ class _Scored:
     index: int
     text: str
     score: float
+
+
+# a comparison's points, in order: each takes its paper's best sentence not taken before
+_COMPARED: tuple[tuple[str, Callable[[_Scored], bool]], ...] = (
+    ("problem", lambda x: (x.index == 0 or bool(_PROBLEM_S.search(x.text)))
+     and not _METHOD_S.search(x.text)),
+    ("method", lambda x: bool(_METHOD_S.search(x.text) or _OWN_WORK.search(x.text))),
+    ("result", lambda x: bool(_RESULT_S.search(x.text))),
+    ("data", lambda x: aspects.stated(aspects.ASPECTS[0], [x.text])),
+)
+_SHOWN = ("problem", "method", "data", "result")  # the order a reader compares them in
 
 
 QUOTE_CHARS = 600  # one quoted sentence: an abstract's longest real ones run ~500 characters
@@ -185,10 +200,11 @@ class ExtractiveAnswerer:
             return "The indexed papers do not answer this question."
         plural = len(sources) > 1 and (is_list_question(question) or bool(sides(question)))
         chosen = self.pick(question, sources, plural=plural)
+        if plural and sides(question):
+            return self._side_by_side(question, sources)
         if plural:
-            head = (f"{len(sources)} papers in the collection bear on this, best first:"
-                    if not sides(question) else "What each paper says, side by side:")
-            if len(sources) >= self.list_hint_at and not sides(question):
+            head = f"{len(sources)} papers in the collection bear on this, best first:"
+            if len(sources) >= self.list_hint_at:
                 head = (f"{len(sources)} papers in the collection bear on this, best first "
                         f"(more may: --k N, or ctrl+k in the chat, searches further):")
             lines = [head, ""]
@@ -198,6 +214,16 @@ class ExtractiveAnswerer:
             return "\n".join(lines)
         top = sources[0]
         where = f" ({top.paper.venue_year})" if top.paper.venue_year else ""
+        aspect = aspects.asked(question)  # "what datasets did they use?"
+        if aspect is not None and chosen[0]:
+            usable = [s for s in self._score(question, sources[:1])[0] if s.score > -5.0]
+            stating = [s for s in usable if aspects.stated(aspect, [s.text])]
+            if not stating:  # the abstract names none: say so, and show the closest sentence
+                closest = max(usable, key=lambda s: s.score)
+                return (f"The abstract of **{top.paper.display_title}**{where} [1] does not "
+                        f"state {aspect.name}. The closest it comes: {_quote(closest.text)} [1]")
+            best = sorted(stating, key=lambda s: -s.score)[: self.max_sentences]
+            chosen[0] = sorted(best, key=lambda s: s.index)  # the sentences that state it
         if top.verified is not None and top.verified < SURE:  # the verifier is not sure
             parts = [f"The closest match is **{top.paper.display_title}**{where} [1], though "
                      "it may not be about exactly this."]
@@ -209,6 +235,27 @@ class ExtractiveAnswerer:
             others = [f"**{rp.paper.display_title}** [{n}]" for n, rp in enumerate(sources[1:], 2)]
             text += "\n\nAlso related: " + "; ".join(others) + "."
         return text
+
+    def _side_by_side(self, question: str, sources: Sequence[RetrievedPaper]) -> str:
+        """A comparison: each paper's sentence on the same aspects (the problem, the method,
+        the data, the result), so a reader sees where they differ; an aspect its abstract does
+        not state is said to be missing, not filled with another sentence."""
+        scored = self._score(question, sources)
+        lines = ["What each paper says on the same points, side by side:", ""]
+        for n, (rp, sents) in enumerate(zip(sources, scored, strict=True), 1):
+            lines.append(f"- **{rp.paper.display_title}** [{n}]")
+            used: set[int] = set()
+            said: dict[str, str] = {}
+            for label, matches in _COMPARED:
+                found = [x for x in sents if x.score > -5.0 and x.index not in used
+                         and matches(x)]
+                if found:
+                    best = max(found, key=lambda x: x.score)
+                    used.add(best.index)
+                    said[label] = f"{_quote(best.text)} [{n}]"
+            lines += [f"  - {label}: {said.get(label, 'not stated in the abstract')}"
+                      for label in _SHOWN]
+        return "\n".join(lines)
 
     def compose_near_miss(self, question: str, sources: Sequence[RetrievedPaper], *,
                           missing: str = "") -> str:
