@@ -46,6 +46,7 @@ class PaperList(list[Paper]):
         self.no_abstract: list[int] = []
         self.duplicates: list[str] = []
         self.odd: list[str] = []  # "record 3: title is a list" (read, as text or left out)
+        self.text_notes: list[str] = []  # what a .txt list lacks ("no header line")
         self.records = 0
 
     def notes(self, path: Path | str) -> list[str]:
@@ -60,6 +61,7 @@ class PaperList(list[Paper]):
             out.append(f"{path}: {len(self.duplicates)} records repeat an earlier record's id "
                        f"({first}{', ...' if len(self.duplicates) > 3 else ''}): the first "
                        "record with an id is kept")
+        out += [f"{path}: {note}" for note in self.text_notes]
         if self.odd:
             first = "; ".join(self.odd[:3])
             out.append(f"{path}: {len(self.odd)} records have fields of unexpected types, "
@@ -232,6 +234,26 @@ def _records_csv(path: Path) -> list[dict[str, Any]]:
         return rows
 
 
+LONG_ABSTRACT = 4000  # characters: longer than nearly every real abstract
+
+
+def _text_list_notes(papers: list[Paper]) -> list[str]:
+    """What was read from a text list, when it is not what the format expects: no header line
+    (venue and year unknown), or abstracts too long to be abstracts (a paper's full text, a
+    file of something else, abstracts not separated by blank lines)."""
+    notes = []
+    n = len(papers)
+    if not any(p.venue or p.year for p in papers):
+        notes.append(f"read {n} abstract{'s' if n != 1 else ''}, no header line (e.g. "
+                     "'ICML 2026' on the first line): venue and year unknown")
+    long = [p for p in papers if len(p.abstract) > LONG_ABSTRACT]
+    if long:
+        notes.append(f"{len(long)} of {n} abstracts run over {LONG_ABSTRACT} characters (the "
+                     f"longest {max(len(p.abstract) for p in long):,}): is this a paper list? "
+                     "Separate abstracts with a blank line")
+    return notes
+
+
 def _text_file(path: Path) -> str:
     """A text paper list's text; NUL bytes mean it is no text file (a binary, a disk image)."""
     text = path.read_text(encoding="utf-8-sig")
@@ -254,7 +276,10 @@ def load_papers(path: Path | str) -> PaperList:
     bib = suffix in (".bib", ".bibtex")
     try:
         if suffix == ".txt":
-            return PaperList(parse_text_list(_text_file(path), source=str(path)))
+            listed = PaperList(parse_text_list(_text_file(path), source=str(path)))
+            listed.records = len(listed)
+            listed.text_notes = _text_list_notes(listed)
+            return listed
         if bib:
             records = bibtex_records(_text_file(path), source=str(path))
         elif suffix in (".jsonl", ".ndjson"):

@@ -1,8 +1,10 @@
 """Deterministic display titles for abstracts that come without one.
 
 Preference order: the method's name where the abstract introduces one ("we propose X, a ...",
-"named X") with a few words of what it is; the object of "we study ..."; the object of
-"we present/develop ..."; the claim of "we show that ..."; the trimmed first clause.
+"named X") with a few words of what it is; the object of "we study ..." or of a stated aim
+("This study examined whether X", "To assess X"); the object of "we present/develop ...";
+the claim of "we show that ..."; the trimmed first clause. A structured abstract's section
+label ("BACKGROUND", "[Purpose]") is never part of a title.
 """
 
 from __future__ import annotations
@@ -19,6 +21,28 @@ _STUDY = re.compile(
     r"^(?:In this (?:paper|work),?\s+)?[Ww]e\s+(?:study|consider|investigate|examine|analyze|"
     r"analyse|revisit|explore|address|tackle)\s+(?P<rest>.+)"
 )
+# a structured abstract's section label ("BACKGROUND", "[Purpose]", "OBJECTIVE:"): no title
+_LABEL = re.compile(r"^\W*(?:background|context|purpose|aims?|objectives?|introduction|"
+                    r"importance|rationale|summary|abstract|motivation|problem)\b\W*",
+                    re.IGNORECASE)
+# the object of a study that states its aim: "This study examined whether X", "To assess X",
+# "The aim of this study was to determine X" (abstracts in medicine and biology, mostly)
+_AIM_VERBS = (r"(?:examine|investigate|evaluate|assess|determine|compare|explore|test|"
+              r"characteri[sz]e|identify|describe|quantify|estimate|measure|elucidate|clarify|"
+              r"establish|understand)")
+_AIM = re.compile(
+    rf"^(?:(?:the\s+)?(?:present|current|this|our)\s+(?:study|trial|review|analysis|work|"
+    rf"research|paper)\s+(?:was\s+designed\s+to\s+|aim(?:s|ed)\s+to\s+|sought\s+to\s+|"
+    rf"(?:was|is)\s+to\s+)?{_AIM_VERBS}[sd]?(?:es|ed)?|"
+    rf"(?:to|we\s+(?:aimed|sought|wanted)\s+to|the\s+(?:aim|objective|purpose|goal)\s+of\s+"
+    rf"(?:this|the\s+present|our)\s+(?:study|work|trial)\s+(?:was|is)\s+to|the\s+(?:aim|"
+    rf"objective|purpose|goal)\s+(?:was|is)\s+to)\s+{_AIM_VERBS})\s+(?P<rest>.+)",
+    re.IGNORECASE)
+# how a study's data were gathered ("We retrospectively identified 84 consecutive patients"):
+# a method, not what the study is about
+_COHORT = re.compile(r"^(?:we|the authors)\s+(?:\w+ly\s+)?(?:identified|reviewed|enrolled|"
+                     r"recruited|included|analy[sz]ed|collected|followed|surveyed|randomi[sz]ed|"
+                     r"conducted|performed|used)\b", re.IGNORECASE)
 _SHOW = re.compile(r"\b[Ww]e\s+(?:show|demonstrate|find|prove)\s+that\s+(?P<rest>.+)")
 _CAPWORD = r"[A-Z][\w\-–]*"
 _SMALL = r"(?:of|for|and|in|with|to|on|the|via|as)"
@@ -125,7 +149,8 @@ def _plain(rest: str, max_words: int = 12) -> str:
 
 
 def derive_title(abstract: str) -> str:
-    raw_sentences = split_sentences(abstract)
+    raw_sentences = [_LABEL.sub("", s, count=1) for s in split_sentences(abstract)]
+    raw_sentences = [s for s in raw_sentences if s.strip()]
     if not raw_sentences:
         return "Untitled"
     for raw in raw_sentences:
@@ -134,7 +159,7 @@ def derive_title(abstract: str) -> str:
             return title
     sentences = [clean_markup(s) for s in raw_sentences]
     for sentence in sentences[:3]:
-        m = _STUDY.search(sentence)
+        m = _STUDY.search(sentence) or _AIM.search(sentence)
         if m:
             return _plain(re.split(r",\s+(?:where|which|and|in which)\b", m.group("rest"))[0])
     for sentence in sentences:
@@ -146,7 +171,8 @@ def derive_title(abstract: str) -> str:
         m = _SHOW.search(sentence)
         if m:
             return _plain(m.group("rest"))
-    clauses = re.split(r",\s+", sentences[0])
+    first = next((t for t in sentences if not _COHORT.search(t)), sentences[0])
+    clauses = re.split(r",\s+", first)
     head = clauses[0]
     if len(head.split()) < 5 and len(clauses) > 1:
         head = f"{head}, {clauses[1]}"
