@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from assistant.textutil import printable
+from assistant.textutil import printable, readable
 
 
 def _printable(value: Any) -> Any:
@@ -123,11 +123,13 @@ class Paper:
 
     @property
     def display_title(self) -> str:
-        """The title, marked when the paper is not in the proceedings."""
+        """The title for a reader: its LaTeX rendered, marked when the paper is not in the
+        proceedings."""
         outcome = self.outcome
+        title = readable(self.title)
         if not outcome:
-            return self.title
-        return self.title + (f" ({outcome} submission)" if outcome != "not accepted"
+            return title
+        return title + (f" ({outcome} submission)" if outcome != "not accepted"
                              else " (submission, not accepted)")
 
     @property

@@ -174,3 +174,35 @@ def safe_json(obj: Any) -> str:
 
     text = json.dumps(obj, ensure_ascii=False, indent=2)
     return _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+# LaTeX as abstracts carry it ("$\tilde{O}(D\sqrt{SAT})$", "\emph{care}"), shown as Unicode text
+# ("Õ(D√(SAT))", "care") by pylatexenc, one piece at a time: a whole abstract is no LaTeX
+# document (a bare "%" would start a comment, a lone "$" open math and swallow the rest).
+_MATH = re.compile(r"(?<![\\$])\$(?! )([^$\n]{1,300}?)(?<![ \\])\$(?!\$)")
+_TEXT_CMD = re.compile(r"\\(?:emph|textbf|textit|textsc|texttt|textrm|mathrm|mathbf|mathcal|"
+                       r"mathbb|underline)\{([^{}]{0,200})\}|\\(?:ie|eg|etc|LaTeX|TeX)\b")
+
+
+@functools.cache
+def _latex() -> Any:
+    from pylatexenc.latex2text import LatexNodes2Text
+
+    return LatexNodes2Text(math_mode="text", strict_latex_spaces=False)
+
+
+def _render(piece: str) -> str:
+    try:
+        out = str(_latex().latex_to_text(piece.replace("%", r"\%")))
+    except Exception:  # pylatexenc on malformed input: keep the source
+        return piece
+    return out if out.strip() else piece
+
+
+def readable(text: str) -> str:
+    """``text`` with its LaTeX math and text commands rendered as Unicode, for a reader (the
+    JSON output and the store keep the source)."""
+    if "$" not in text and "\\" not in text:
+        return text
+    text = _MATH.sub(lambda m: _render(m.group(0)), text)
+    return _TEXT_CMD.sub(lambda m: _render(m.group(0)), text)

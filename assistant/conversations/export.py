@@ -16,7 +16,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from assistant.errors import InputError
-from assistant.textutil import printable, safe_json
+from assistant.textutil import printable, readable, safe_json
 
 if TYPE_CHECKING:
     from assistant.answer.types import Answer
@@ -193,7 +193,7 @@ def export(conv: Conversation, fmt: str = "md") -> str:
     """One conversation in ``fmt``, with no character a terminal acts on (an export is printed,
     or later read with ``cat``): stripped from text, escaped in JSON."""
     if fmt == "md":
-        return printable(to_markdown(conv))
+        return printable(readable(to_markdown(conv)))  # LaTeX for a reader
     if fmt == "json":
         return to_json(conv)
     if fmt == "bib":

@@ -13,6 +13,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Static
 
+from assistant.textutil import readable
 from assistant.tui.evidence import Evidence, abstract_sentences
 from assistant.tui.widgets.sources import score_text
 
@@ -30,7 +31,7 @@ LEGEND = {
 def render_abstract(evidence: Evidence) -> Content:
     marked = set(evidence.highlighted)
     parts = [Content.styled(s, "bold $text-warning on $warning-muted") if i in marked
-             else Content(s) for i, s in enumerate(evidence.sentences)]
+             else Content(s) for i, s in enumerate(map(readable, evidence.sentences))]
     return Content(" ").join(parts)
 
 
@@ -63,7 +64,8 @@ class AbstractModal(ModalScreen["Paper | None"]):
         if self.n is not None:
             bits.append(f"cited as [{self.n}]")
         with Vertical(id="abstract-box"):
-            yield Static(Content.styled(p.title, "bold $text-accent"), id="abstract-title")
+            yield Static(Content.styled(p.display_title, "bold $text-accent"),
+                         id="abstract-title")
             yield Static(Content.styled(" · ".join(bits), "$text-muted"), id="abstract-meta")
             if p.link:
                 yield Static(Content.styled(p.link, "underline $text-primary"),

@@ -88,7 +88,7 @@ class PapersScreen(Screen["Paper | None"]):
         table = self.query_one(DataTable)
         table.clear()
         for i, p in enumerate(self.shown):
-            table.add_row(p.venue, str(p.year or ""), p.title, key=str(i))
+            table.add_row(p.venue, str(p.year or ""), p.display_title, key=str(i))
         self.query_one("#papers-count", Static).update(Content.styled(
             f"{len(self.shown)} of {len(self.papers)} papers · Enter opens one", "$text-muted"))
 

@@ -102,7 +102,7 @@ class SourcesPane(Vertical):
     def _option(i: int, s: Source) -> Option:
         mark = Content.styled(f"[{s.n}] " if s.n is not None else " ·  ", "bold $text-accent")
         score = Content.styled(score_text(s.score) + " ", "$text-muted")
-        return Option(Content.assemble(mark, score, s.paper.title), id=f"src-{i}")
+        return Option(Content.assemble(mark, score, s.paper.display_title), id=f"src-{i}")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
