@@ -10,7 +10,7 @@ from typing import Any, Protocol
 from assistant.citations import Citation
 from assistant.judge import grounding
 from assistant.judge.relevance import Relevance
-from assistant.search.retrieval import Retrieval, RetrievedPaper
+from assistant.search.retrieval import Retrieval, RetrievedPaper, best_first
 
 Turn = tuple[str, str]  # (question, answer)
 
@@ -73,8 +73,9 @@ class Answer:
             "citations": [{**c.to_dict(), "verifier": verified.get(c.paper.paper_id)}
                           for c in self.citations],
             "papers": [{"paper_id": rp.paper.paper_id, "title": rp.paper.title,
-                        "score": round(rp.score, 4), "verifier": verified.get(rp.paper.paper_id)}
-                       for rp in self.papers],
+                        "verifier": verified.get(rp.paper.paper_id), "rank": rp.rank,
+                        "score": round(rp.score, 4)}
+                       for rp in best_first(self.papers)],
             "refused": self.refused,
             "outcome": self.outcome,
             "cut": self.cut,

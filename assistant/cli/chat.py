@@ -14,8 +14,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from assistant.cli.args import BACKEND_HELP, common, subcommand
 from assistant.conversations.export import FORMATS
-from assistant.errors import InputError
+from assistant.errors import InputError, StoreNotFound
 
 if TYPE_CHECKING:
     from assistant.conversations.history import History
@@ -24,31 +25,39 @@ if TYPE_CHECKING:
 _P = TypeVar("_P", bound=argparse.ArgumentParser)  # the main parser's class
 
 
-def add_commands(sub: argparse._SubParsersAction[_P], *,
-                 common: Callable[[argparse.ArgumentParser], None]) -> None:
+def add_commands(sub: argparse._SubParsersAction[_P]) -> None:
     """Register the chat-side subcommands on the main parser's subparsers."""
-    p = sub.add_parser("chat", help="the chat TUI (ingests the bundled list first if empty)")
-    p.add_argument("--backend", choices=["auto", "llm", "extractive"])
+    p = subcommand(sub, "chat", "the chat TUI (ingests the bundled list first if the store is "
+                   "empty)", "assistant chat\nassistant chat --collection nips2017 --backend "
+                   "extractive\nassistant chat --resume 3")
+    p.add_argument("--backend", choices=["auto", "llm", "extractive"], help=BACKEND_HELP)
     p.add_argument("--model", help="chat model name (ASSISTANT_MODEL)")
-    p.add_argument("--resume", type=int, metavar="ID", help="reopen a saved conversation")
+    p.add_argument("--resume", type=int, metavar="ID", help="reopen a saved conversation "
+                   "(`assistant history list` shows the ids)")
     common(p)
 
-    h = sub.add_parser("history", help="saved conversations: list, show, export, delete")
+    h = subcommand(sub, "history", "saved conversations: list, show, export, delete",
+                   "assistant history list --search diffusion\nassistant history show 3\n"
+                   "assistant history export 3 --format bib -o refs.bib")
     hs = h.add_subparsers(dest="history_command", parser_class=type(h), metavar="ACTION")
     hs.required = True
     q = hs.add_parser("list", help="conversations, most recent first")
     q.add_argument("--search", metavar="TEXT", help="only those whose text holds every word")
-    q.add_argument("--limit", type=int, default=50)
-    q.add_argument("--json", action="store_true")
+    q.add_argument("--limit", type=int, default=50, help="at most this many (default 50)")
+    q.add_argument("--json", action="store_true", help="print one JSON list")
     q = hs.add_parser("show", help="one conversation as Markdown")
-    q.add_argument("id", type=int, metavar="ID")
+    q.add_argument("id", type=int, metavar="ID", help="the conversation's number "
+                   "(`history list` shows them)")
     q = hs.add_parser("export", help="one conversation as Markdown, JSON, BibTeX, or an "
                       "evaluation case (suite) for `assistant eval`")
-    q.add_argument("id", type=int, metavar="ID")
-    q.add_argument("--format", choices=FORMATS, default="md")
+    q.add_argument("id", type=int, metavar="ID", help="the conversation's number "
+                   "(`history list` shows them)")
+    q.add_argument("--format", choices=FORMATS, default="md", help="md (default), json, bib "
+                   "(the cited papers as BibTeX) or suite (an evaluation case)")
     q.add_argument("--output", "-o", type=Path, metavar="FILE", help="write here, not stdout")
     q = hs.add_parser("delete", help="delete one conversation")
-    q.add_argument("id", type=int, metavar="ID")
+    q.add_argument("id", type=int, metavar="ID", help="the conversation's number "
+                   "(`history list` shows them)")
 
 
 def _settings(args: argparse.Namespace, **extra: Any) -> Settings:
@@ -82,12 +91,29 @@ def _log_to_file(settings: Settings) -> Path:
 
 def cmd_chat(args: argparse.Namespace) -> int:
     settings = _settings(args, backend=args.backend, model=args.model)
+    _require_collection(settings)
     _log_to_file(settings)
     from assistant.tui.app import AssistantApp
 
     app = AssistantApp(settings, resume=args.resume)
     app.run()
     return int(app.return_code or 0)
+
+
+def _require_collection(settings: Settings) -> None:
+    """A collection named on the command line that is not there is the one-line error `ask`
+    gives, before the chat starts (only the default one is filled with the bundled list)."""
+    from assistant.settings import BUNDLED_COLLECTION
+
+    if settings.collection == BUNDLED_COLLECTION or settings.chroma_url:
+        return  # the default is filled on first run; a server is checked by the chat
+    from assistant.index.embeddings import make_embedder
+    from assistant.index.factory import open_store
+
+    if not (settings.store / "chroma.sqlite3").exists():
+        raise StoreNotFound(f"no store at {settings.store}: `assistant ingest FILE --collection "
+                            f"{settings.collection}` creates it")
+    open_store(settings, embedder=make_embedder(settings)).revision()
 
 
 def _history(args: argparse.Namespace) -> History:

@@ -8,20 +8,23 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
+from assistant.cli.args import store_args, subcommand
+
 if TYPE_CHECKING:
     import numpy as np
 
 _P = TypeVar("_P", bound=argparse.ArgumentParser)  # the main parser's class
 
 
-def add_commands(sub: argparse._SubParsersAction[_P], *,
-                 common: Callable[[argparse.ArgumentParser], None]) -> None:
-    p = sub.add_parser("collections", help="the collections in the store: papers, venues and "
-                       "years, embedding model, size; `collections remove NAME`")
-    p.add_argument("action", nargs="?", choices=["list", "remove"], default="list")
+def add_commands(sub: argparse._SubParsersAction[_P]) -> None:
+    p = subcommand(sub, "collections", "the collections in the store: papers, venues and years, "
+                   "embedding model, size; `collections remove NAME`",
+                   "assistant collections\nassistant collections remove nips2017")
+    p.add_argument("action", nargs="?", choices=["list", "remove"], default="list",
+                   help="list (the default) or remove")
     p.add_argument("name", nargs="?", help="the collection to remove")
     p.add_argument("--json", action="store_true", help="print one JSON list")
-    common(p)
+    store_args(p)  # no --collection: the command is about all of them
 
 
 def cmd_collections(args: argparse.Namespace) -> int:

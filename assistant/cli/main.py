@@ -9,8 +9,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NoReturn, overload
 
+from assistant.cli.args import BACKEND_HELP, K_HELP, common, subcommand, version
 from assistant.errors import AssistantError, InputError
 from assistant.settings import BUNDLED_SOURCE
+from assistant.textutil import readable
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -30,13 +32,6 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"error: {message} (see `{self.prog} --help`)\n")
 
 
-def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--store", type=Path, help="Chroma store directory (ASSISTANT_STORE)")
-    p.add_argument("--collection", help="collection name (ASSISTANT_COLLECTION)")
-    p.add_argument("--chroma-url", help="use a Chroma server, e.g. http://127.0.0.1:8000")
-    p.add_argument("-v", "--verbose", action="store_true", help="debug logging")
-
-
 def _scope(p: argparse.ArgumentParser) -> None:
     p.add_argument("--venue", help="only papers of this venue (e.g. ICML)")
     p.add_argument("--year", type=int, help="only papers of this year")
@@ -46,7 +41,7 @@ def _scope(p: argparse.ArgumentParser) -> None:
 
 
 def _filters(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--k", type=int, help="how many papers to retrieve")
+    p.add_argument("--k", type=int, help=K_HELP)
     _scope(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -54,10 +49,14 @@ def _filters(p: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="assistant", description="Answers questions about paper abstracts, "
                      "citing every claim.")
+    parser.add_argument("--version", action="version", version=f"assistant {version()}")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
     sub.required = True
 
-    p = sub.add_parser("ingest", help="add paper lists to the store (default: bundled ICML 2026)")
+    p = subcommand(sub, "ingest", "add paper lists to the store (default: the bundled ICML "
+                   "2026 list)",
+                   "assistant ingest\nassistant ingest neurips2017.jsonl --collection nips2017\n"
+                   "assistant ingest refs.bib papers.csv --collection mine --strict")
     p.add_argument("paths", nargs="*", type=Path, metavar="PATH",
                    help=".txt (header + blank-line-separated abstracts), .json, .jsonl, .csv or "
                         ".bib (BibTeX; OpenReview, arXiv, Semantic Scholar JSON: see "
@@ -72,33 +71,48 @@ def build_parser() -> argparse.ArgumentParser:
                         "with offline, for every paper (multilingual-e5: about 2 papers/s on "
                         "2 cores, so 2,000 papers take some 15-20 minutes; kept, and only "
                         "changed papers are redone next time)")
-    _common(p)
+    common(p)
 
-    p = sub.add_parser("ask", help="answer one question with cited papers")
-    p.add_argument("question")
-    p.add_argument("--backend", choices=["auto", "llm", "extractive"])
+    p = subcommand(sub, "ask", "answer one question with cited papers",
+             'assistant ask "Which paper speeds up diffusion transformers at high resolution?"\n'
+             'assistant ask "How does DyPE compare with IPMark?" --json\n'
+             'assistant ask "Which papers study watermarking?" --venue ICML --year 2026 --k 10')
+    p.add_argument("question", help="the question, in quotes")
+    p.add_argument("--backend", choices=["auto", "llm", "extractive"], help=BACKEND_HELP)
     p.add_argument("--model", help="chat model name (ASSISTANT_MODEL)")
     p.add_argument("--table", choices=["md", "csv"],
                    help="print the cited papers as a table (what each proposes, its main "
                         "result) instead of the prose answer")
     _filters(p)
-    _common(p)
+    common(p)
 
-    p = sub.add_parser("search", help="retrieval only: the ranked papers")
-    p.add_argument("query")
+    p = subcommand(sub, "search", "retrieval only: the papers found for QUERY, best first",
+             'assistant search "watermarking LLM text" --k 5\n'
+             'assistant search "diffusion" --author bengio --json')
+    p.description = ("The papers retrieval finds for QUERY. The score beside each is the "
+                     "verifier's 0-1 estimate that the paper answers the query; papers are "
+                     "listed by it, best first (--json also gives retrieval's own rank and "
+                     "fused score, a relative number for ranking only).")
+    p.add_argument("query", help="what to search for, in quotes")
     _filters(p)
-    _common(p)
+    common(p)
 
-    p = sub.add_parser("papers", help="the papers in the store (all, or those the filters pass)")
+    p = subcommand(sub, "papers", "the papers in the store (all, or those the filters pass)",
+             "assistant papers\nassistant papers --year 2026 --status accepted --json")
     _scope(p)
     p.add_argument("--json", action="store_true", help="print one JSON list")
-    _common(p)
+    common(p)
 
-    p = sub.add_parser("config", help="the effective settings (secrets masked)")
-    p.add_argument("--json", action="store_true")
-    _common(p)
+    p = subcommand(sub, "config", "the effective settings (secrets masked) and where each "
+                   "comes from", "assistant config\n"
+                   "OPENAI_BASE_URL=http://127.0.0.1:8080/v1 assistant config --json")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    common(p)
 
-    p = sub.add_parser("eval", help="run a Q&A suite (SUITE.yaml) or `eval retrieval` (BEIR)")
+    p = subcommand(sub, "eval", "run a Q&A suite (SUITE.yaml) or `eval retrieval` (BEIR)",
+             "assistant eval evals/icml2026.yaml --split dev\n"
+             "assistant eval retrieval --corpus corpus.jsonl --queries queries.jsonl "
+             "--qrels qrels.tsv")
     p.add_argument("target", metavar="SUITE|retrieval",
                    help="a suite YAML file, or the word `retrieval` for a BEIR benchmark")
     p.add_argument("--corpus", type=Path, help="BEIR corpus.jsonl (_id, title, text)")
@@ -108,21 +122,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--baseline", type=Path, help="an earlier run folder to compare with")
     p.add_argument("--judge", action="store_true", help="also score answers with the LLM judge")
-    p.add_argument("--backend", choices=["auto", "llm", "extractive"])
+    p.add_argument("--backend", choices=["auto", "llm", "extractive"], help=BACKEND_HELP)
     p.add_argument("--split", help="run one part of the suite or of the queries (dev: tune on "
                    "it; test: report it)")
     p.add_argument("--splits", type=Path, help="eval retrieval: a JSON file of query-id splits "
                    "({\"dev\": [...], \"test\": [...]}); --split picks one (default test)")
     p.add_argument("--runs-dir", type=Path, default=Path("evals/runs"),
                    help="where reports are written (default evals/runs)")
-    _common(p)
+    common(p)
 
     from assistant.cli import chat as cli_chat  # `chat` and `history` (no Textual import until run)
 
-    cli_chat.add_commands(sub, common=_common)
+    cli_chat.add_commands(sub)
     from assistant.cli import collections as cli_collections
 
-    cli_collections.add_commands(sub, common=_common)
+    cli_collections.add_commands(sub)
     return parser
 
 
@@ -324,14 +338,14 @@ def cmd_ask(args: argparse.Namespace) -> int:
         if not result.citations:
             sys.stdout.write(result.text + "\n")
             return 0
-        sys.stdout.write(survey.render(survey.rows(result), args.table))
+        sys.stdout.write(readable(survey.render(survey.rows(result), args.table)))
         return 0
     g = result.grounding
-    if not stream:
-        sys.stdout.write(g.marked(result.text) if g else result.text)
+    if not stream:  # LaTeX rendered for a reader (--json keeps the source)
+        sys.stdout.write(readable(g.marked(result.text) if g else result.text))
     sys.stdout.write("\n")
     if result.citations:
-        sys.stdout.write("\nReferences\n" + result.references() + "\n")
+        sys.stdout.write("\nReferences\n" + readable(result.references()) + "\n")
     if g and g.flagged():
         sys.stdout.write("\n" + "\n".join(_support_lines(result)) + "\n")
     note = f"{result.backend}:{result.model} · {result.timings.get('total_ms', 0):.0f} ms"
@@ -379,7 +393,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     from dataclasses import asdict
 
     from assistant.answer.pipeline import searched
-    from assistant.search.retrieval import Retriever
+    from assistant.search.retrieval import Retriever, best_first
 
     settings = _settings(args, k=args.k)
     _preload_verifier()
@@ -389,6 +403,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     found = searched(args.query, args.query, retriever=retriever, k=args.k or 10,
                      filters=_filters_from(args))
     retrieval, verdict = found.retrieval, found.verdict
+    shown = best_first(retrieval.papers[: args.k or 10])
     if args.json:
         _print_json({"query": args.query, "outcome": verdict.outcome,
                      "relevance": verdict.relevance.to_dict(),
@@ -401,11 +416,11 @@ def cmd_search(args: argparse.Namespace) -> int:
                                  "score": round(rp.score, 4),
                                  "verifier": None if rp.verified is None
                                  else round(rp.verified, 3)}
-                                for rp in retrieval.papers[: args.k or 10]]})
+                                for rp in shown]})
         return 0
-    for rp in retrieval.papers[: args.k or 10]:  # the score: how well it answers the query
-        shown = "    " if rp.verified is None else f"{rp.verified:.2f}"
-        print(f"{rp.rank:>3}. {shown}  {rp.paper.display_title}  "
+    for n, rp in enumerate(shown, 1):  # the score: how well it answers the query
+        score = "  - " if rp.verified is None else f"{rp.verified:.2f}"
+        print(f"{n:>3}. {score}  {rp.paper.display_title}  "
               f"({rp.paper.venue_year})  [{rp.paper.paper_id}]")
     if verdict.outcome == "refused":
         print("(nothing here looks relevant to the query)", file=sys.stderr)
@@ -450,15 +465,35 @@ def cmd_papers(args: argparse.Namespace) -> int:
 
 
 def cmd_config(args: argparse.Namespace) -> int:
+    from assistant.index.embeddings import LocalEmbedder
     from assistant.settings import config_file
 
-    values = _settings(args).masked()
+    settings = _settings(args)
+    values = settings.masked()
+    # what is in use, where a setting does not apply (the local embedder has its own model; no
+    # endpoint means the offline answerer)
+    in_use = {"embedding_model": settings.embedding_model if settings.embedder == "openai"
+              else LocalEmbedder.name,
+              "backend": "llm" if settings.uses_llm else "extractive (offline)",
+              "model": settings.model if settings.uses_llm else "extractive-v1"}
+    notes = {"embedding_model": "the local embedder's model; the setting applies to the openai "
+                                "embedder",
+             "backend": "an LLM endpoint is configured" if settings.uses_llm
+                        else "no LLM endpoint or model is configured",
+             "model": "the offline answerer; the setting applies to an LLM"}
+    path = config_file()
     if args.json:
-        _print_json(values)
+        _print_json({**values, "in_use": in_use, "config_file": str(path),
+                     "config_file_exists": path.exists()})
         return 0
-    print(f"# config file: {config_file()}")
+    print(f"# config file: {path}" + ("" if path.exists() else " (not there: these are the "
+                                      "defaults and ASSISTANT_* variables; create it to keep "
+                                      "settings)"))
     for key, value in values.items():
-        print(f"{key} = {value!r}" if value is not None else f"{key} = (unset)")
+        line = f"{key} = {value!r}" if value is not None else f"{key} = (unset)"
+        if key in in_use and str(in_use[key]) != str(value):
+            line += f"   # in use: {in_use[key]} ({notes[key]})"
+        print(line)
     return 0
 
 

@@ -121,6 +121,19 @@ class PaperStore:
             raise StoreError(f"cannot open the store at {self.path}: {exc}{hint}") from None
         return self._client
 
+    def not_found(self) -> StoreNotFound:
+        """The one error for a collection that is not there, wherever it is asked for (ask,
+        search, papers, chat): it lists the collections there are."""
+        from assistant.settings import BUNDLED_COLLECTION
+
+        names = sorted(c.name for c in self.client().list_collections())
+        there = (f"the collections there are {', '.join(names)}" if names
+                 else "it holds no collection yet")
+        fill = ("`assistant ingest`" if self.name == BUNDLED_COLLECTION
+                else f"`assistant ingest FILE --collection {self.name}`")
+        return StoreNotFound(f"no collection {self.name!r} in {self.location} ({there}): pass "
+                             f"one of those with --collection, or fill this one with {fill}")
+
     def read_only(self) -> StoreError:
         """The error for a store this process cannot write (a read-only mount or folder)."""
         if self._create:
@@ -146,8 +159,7 @@ class PaperStore:
                 configuration={"hnsw": {"space": "cosine"}}, embedding_function=None)
         else:
             if not self.exists():
-                raise StoreNotFound(f"no collection {self.name!r} in {self.location}: run "
-                                    f"`assistant ingest` first (or pass --collection NAME)")
+                raise self.not_found()
             self._col = client.get_collection(self.name, embedding_function=None)
         model = (self._col.metadata or {}).get("embedding_model")
         if model and model != self.embedder.name:

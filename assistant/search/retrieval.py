@@ -115,6 +115,12 @@ class RetrievedPaper:
     verified: float | None = None
 
 
+def best_first(papers: Sequence[RetrievedPaper]) -> list[RetrievedPaper]:
+    """Papers as they are shown (``search``, ``ask --json`` ``papers``): by the verifier's 0-1
+    score, best first; those it did not read after them, in retrieval order."""
+    return sorted(papers, key=lambda rp: (rp.verified is None, -(rp.verified or 0.0), rp.rank))
+
+
 @dataclass
 class Retrieval:
     query: str
@@ -278,20 +284,22 @@ class Retriever:
         """Filters the user set that let no paper through are an error naming them and what
         there is (not "nothing here is relevant", which blames the question's words)."""
         if filters is None or not (filters.venue or filters.year or filters.author
-                                   or filters.status):
+                                   or filters.status or filters.paper_ids):
             return
         self.check_status(filters)
         index = self.index()
         mask = index.mask(venue=filters.venue, year=filters.year, author=filters.author,
-                          status=filters.status)
+                          status=filters.status, paper_ids=filters.paper_ids)
         if mask is None or mask.any():
             return
         from assistant.errors import InputError
 
         venues, years = index.facets()
+        ids = ", ".join(filters.paper_ids or [])
         set_ = [f"{k} {v!r}" if isinstance(v, str) else f"{k} {v}"
                 for k, v in (("venue", filters.venue), ("year", filters.year),
-                             ("author", filters.author), ("status", filters.status)) if v]
+                             ("author", filters.author), ("status", filters.status),
+                             ("paper", ids)) if v]
         there = [f"venues {', '.join(sorted(venues)[:8]) or 'none'}"
                  + (" …" if len(venues) > 8 else ""),
                  f"years {', '.join(map(str, sorted(years)[-8:])) or 'none'}"]

@@ -313,8 +313,11 @@ class AssistantApp(App[None]):
         elif command.name == "/filter":
             try:
                 scope = parse_filter(args, chat.scope)
+                if self.session.retriever is not None:  # a filter no paper passes is not set
+                    self.session.retriever.check_filters(scope.filters())
             except AssistantError as exc:
-                self.notify(str(exc), title="Filter", severity="warning")
+                self.notify(f"{exc} (the filter was not set)", title="Filter",
+                            severity="warning")
                 return
             chat.set_scope(scope)
             self.notify(f"Asking about {scope.label()}." if not scope.empty

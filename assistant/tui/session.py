@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from assistant.conversations.export import describe_backend
 
@@ -98,8 +98,11 @@ class ChatSession:
         if retriever is not None:
             phase("loading the index")
         if retriever is None or retriever.index().paper_count == 0:
-            from assistant.settings import BUNDLED_SOURCE
+            from assistant.settings import BUNDLED_COLLECTION, BUNDLED_SOURCE
             from assistant.sources.corpus import bundled_papers
+
+            if self.settings.collection != BUNDLED_COLLECTION:  # only the default collection
+                _missing(store, retriever)  # is filled with the bundled list (a typo is not)
 
             papers = bundled_papers()
             phase(f"first run: ingesting the bundled ICML 2026 list ({len(papers)} papers)")
@@ -185,6 +188,16 @@ class ChatSession:
 
         embedder = self.store.embedder if self.store is not None else None
         return relied_on(answer, paper, embedder=embedder)
+
+
+def _missing(store: Any, retriever: Any) -> NoReturn:
+    """The error for a collection that is not there (listing those there are) or is empty."""
+    from assistant.errors import StoreNotFound
+
+    if retriever is None:
+        raise store.not_found()
+    raise StoreNotFound(f"collection {store.name!r} in {store.location} holds no papers: fill "
+                        f"it with `assistant ingest FILE --collection {store.name}`")
 
 
 def _has_collection(store: Any) -> bool:

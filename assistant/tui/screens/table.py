@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -12,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Static
 
 from assistant.answer.survey import Row
+from assistant.textutil import readable
 
 COLUMNS = ("n", "title", "venue, year", "what it proposes", "main result")
 
@@ -40,11 +42,15 @@ class TableModal(ModalScreen["str | None"]):
         yield Footer()
 
     def on_mount(self) -> None:
+        """Columns that fit the screen's width, cells that wrap (a row is as tall as its
+        longest cell): no column is off-screen and no sentence is cut at 25 characters."""
         table = self.query_one(DataTable)
-        table.add_columns(*COLUMNS)
+        for name, width in zip(COLUMNS, column_widths(self.app.size.width), strict=True):
+            table.add_column(name, width=width, key=name)
         for r in self.rows:
-            table.add_row(str(r.n), _clip(r.title, 60), r.venue_year, _clip(r.proposes, 90),
-                          _clip(r.result, 90), key=str(r.n))
+            table.add_row(str(r.n), Text(readable(r.title)), r.venue_year,
+                          Text(readable(_clip(r.proposes, 400))),
+                          Text(readable(_clip(r.result, 400))), key=str(r.n), height=None)
         table.focus()
 
     def action_close(self) -> None:
@@ -52,6 +58,16 @@ class TableModal(ModalScreen["str | None"]):
 
     def action_export(self, fmt: str) -> None:
         self.dismiss(fmt)
+
+
+def column_widths(screen: int) -> tuple[int, ...]:
+    """The five columns' widths for a screen this wide: n and venue fixed, a title column of
+    about a quarter, the two prose columns sharing the rest."""
+    box = min(screen * 96 // 100, 200) - 6  # the box (app.tcss), its border, padding, scrollbar
+    rest = max(40, box - 2 * len(COLUMNS)) - 3 - 10  # cell padding, n, venue
+    title = max(14, rest // 4)
+    prose = max(12, (rest - title) // 2)
+    return (3, title, 10, prose, prose)
 
 
 def _clip(text: str, width: int) -> str:

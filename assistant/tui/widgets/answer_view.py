@@ -12,7 +12,7 @@ from textual.message import Message
 from textual.widgets import Markdown, Static
 
 from assistant.conversations.export import describe_backend
-from assistant.textutil import printable
+from assistant.textutil import printable, readable
 
 if TYPE_CHECKING:
     from assistant.answer.types import Answer
@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 
 def shown_text(answer: Answer) -> str:
     """The answer with a mark after each sentence its cited abstract does not support."""
-    return answer.grounding.marked(answer.text) if answer.grounding else answer.text
+    text = answer.grounding.marked(answer.text) if answer.grounding else answer.text
+    return readable(text)  # LaTeX as Unicode text
 
 
 class AnswerView(Vertical, can_focus=True):
@@ -86,7 +87,7 @@ class AnswerView(Vertical, can_focus=True):
             lines = [Content.styled("References", "bold $text-secondary")]
             for c in answer.citations:
                 lines.append(Content.assemble((f"[{c.n}] ", "bold $text-accent"),
-                                              c.paper.reference()))
+                                              readable(c.paper.reference())))
             refs.update(Content("\n").join(lines))
             refs.display = True
         else:
@@ -99,7 +100,7 @@ class AnswerView(Vertical, can_focus=True):
         parts = [Content.styled(f" {describe_backend(answer.backend, answer.model)} ",
                                 f"bold $text-{'success' if kind == 'offline' else 'primary'} "
                                 f"on $surface"),]
-        if answer.backend == "extractive":
+        if answer.backend == "extractive" and answer.citations:  # a refusal quotes nothing
             parts.append(Content.styled("  sentences quoted from the abstracts", "$text-muted"))
         g = answer.grounding
         if g is not None and g.claims:
