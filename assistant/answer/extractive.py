@@ -220,8 +220,9 @@ class ExtractiveAnswerer:
             stating = [s for s in usable if aspects.stated(aspect, [s.text])]
             if not stating:  # the abstract names none: say so, and show the closest sentence
                 closest = max(usable, key=lambda s: s.score)
-                return (f"The abstract of **{top.paper.display_title}**{where} [1] does not "
-                        f"state {aspect.name}. The closest it comes: {_quote(closest.text)} [1]")
+                return self._also_related(
+                    f"The abstract of **{top.paper.display_title}**{where} [1] does not state "
+                    f"{aspect.name}. The closest it comes: {_quote(closest.text)} [1]", sources)
             best = sorted(stating, key=lambda s: -s.score)[: self.max_sentences]
             chosen[0] = sorted(best, key=lambda s: s.index)  # the sentences that state it
         if top.verified is not None and top.verified < SURE:  # the verifier is not sure
@@ -230,7 +231,11 @@ class ExtractiveAnswerer:
         else:
             parts = [f"The most relevant paper is **{top.paper.display_title}**{where} [1]."]
         parts += [f"{_quote(s.text)} [1]" for s in chosen[0]]
-        text = " ".join(parts)
+        return self._also_related(" ".join(parts), sources)
+
+    @staticmethod
+    def _also_related(text: str, sources: Sequence[RetrievedPaper]) -> str:
+        """A one-paper answer, then the other papers cited as related."""
         if len(sources) > 1:
             others = [f"**{rp.paper.display_title}** [{n}]" for n, rp in enumerate(sources[1:], 2)]
             text += "\n\nAlso related: " + "; ".join(others) + "."

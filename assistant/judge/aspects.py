@@ -29,28 +29,38 @@ def _re(pattern: str) -> re.Pattern[str]:
 
 ASPECTS = (
     Aspect("the data or benchmarks it uses",
-           _re(r"\b(?:data ?sets?|benchmarks?|corpora|corpus|what data|which data|"
-               r"(?:evaluated|tested|trained|validated) (?:it )?on)\b"),
-           _re(r"\b(?:data ?sets?|benchmarks?|corpus|corpora|cohorts?|patients|"
-               r"participants|subjects|(?:evaluat\w+|experiments?|tested|trained|results?) "
-               r"(?:\w+ ){0,3}on (?:the )?[A-Z])")),
+           _re(r"\b(?:what|which)\s+(?:\w+\s+)?(?:data ?sets?|benchmarks?|data|corpora|"
+               r"corpus)\b|\b(?:evaluated|tested|trained|validated)\s+on\s+what\b|"
+               r"\bon\s+(?:what|which)\s+(?:data|benchmarks?)"),
+           # a named set counts ("on MatGame, SMAC and SMACv2", "using ImageNet"): saying
+           # "not stated" of an abstract that names its data would be a wrong claim
+           re.compile(r"\b(?:[Dd]ata ?sets?|[Bb]enchmarks?|[Cc]orp(?:us|ora)|[Cc]ohorts?|"
+                      r"[Pp]atients|[Pp]articipants|[Ss]ubjects)\b|"
+                      r"\b(?:on|using|across|with|from|in) (?:the )?(?:[A-Z][a-z]*[A-Z0-9][\w-]*|"
+                      r"[A-Z]{2,}[\w-]*)|\b(?:on|across) (?:\w+ ){0,4}(?:tasks?|environments?|"
+                      r"games?|problems?|domains?)\b")),
     Aspect("whether its code is available",
-           _re(r"\b(?:code|implementation|github|open[- ]?source[ds]?|repository|repo)\b"),
+           _re(r"\b(?:is|are)\s+(?:the\s+|their\s+|its\s+)?(?:code|implementation|source "
+               r"code|models?|weights)\s+(?:publicly\s+)?(?:available|released|public|open)|"
+               r"\b(?:where|is there)\b[^?]*\b(?:code|github|repository|implementation)\b|"
+               r"\bopen[- ]sourced?\s*\?"),
            _re(r"\b(?:code|github|gitlab|implementation|open[- ]?source[ds]?|repository|"
                r"publicly available|released?|https?://)")),
     Aspect("its limitations",
-           _re(r"\b(?:limitations?|weakness(?:es)?|drawbacks?|shortcomings?|downsides?|"
-               r"failure (?:modes?|cases?)|where does it fail)\b"),
+           _re(r"\b(?:what|which)\s+(?:are\s+|is\s+)?(?:the\s+|its\s+|their\s+)?"
+               r"(?:main\s+)?(?:limitations?|weakness(?:es)?|drawbacks?|shortcomings?|"
+               r"downsides?)\b|\bwhere does it fail\b|\b(?:any|its|their) limitations\b"),
            _re(r"\b(?:limitations?|limited|however|fails?|failure|cannot|drawbacks?|"
                r"restricted|only (?:works|applies)|does not|do not|struggles?)\b")),
     Aspect("the compute or hardware it needs",
-           _re(r"\b(?:compute|gpus?|tpus?|hardware|flops|gpu[- ]hours?|training (?:time|cost)|"
-               r"how long (?:does|did) (?:it|training) take|memory (?:footprint|use|usage))\b"),
+           _re(r"\bhow (?:much|many) (?:compute|gpus?|gpu[- ]hours|memory|time)\b|"
+               r"\bwhat (?:hardware|gpus?|compute)\b|\bhow long (?:does|did) (?:it|training) "
+               r"take\b"),
            _re(r"\b(?:gpus?|tpus?|hours?|days?|flops|memory|compute|computational|cost|"
                r"speed-?ups?|faster|efficien\w*|latency|overhead|\d+(?:\.\d+)?\s?[x×])\b")),
     Aspect("the baselines it is compared with",
-           _re(r"\b(?:baselines?|compared? (?:to|with|against)|comparison with|"
-               r"what (?:does|did) it (?:beat|outperform))\b"),
+           _re(r"\b(?:what|which) baselines?\b|\bwhat (?:does|did) it (?:beat|outperform|"
+               r"compare (?:to|with|against))\b|\bcompared (?:to|with|against) what\b"),
            _re(r"\b(?:baselines?|compared?|comparison|outperform\w*|than|state[- ]of[- ]the[- ]"
                r"art|sota|prior (?:work|methods?|approaches))\b")),
     Aspect("its sample size",
@@ -58,10 +68,16 @@ ASPECTS = (
                r"examples|images|cases)\b"),
            _re(r"\d")),
 )
+# a question about which paper is about something names an aspect as its topic ("Which paper
+# proposes a benchmark for ...?"); it does not ask it of a paper
+_WHICH_PAPER = _re(r"^\W*(?:which|what|is there an?|are there)\s+(?:\w+\s+)?(?:papers?|works?|"
+                   r"stud(?:y|ies)|methods?)\b")
 
 
 def asked(question: str) -> Aspect | None:
     """The aspect the question asks of a paper, if it asks one of ``ASPECTS``."""
+    if _WHICH_PAPER.search(question):
+        return None
     return next((a for a in ASPECTS if a.asked.search(question)), None)
 
 
