@@ -58,6 +58,26 @@ def test_the_bundled_lists_vectors_ship_and_match_its_papers(bundled_store, tmp_
     assert matrix.shape == (len(ids), 384)
 
 
+def test_a_stale_kept_vector_falls_back_to_the_shipped_one_in_count_and_use(bundled_store,
+                                                                           tmp_path):
+    """``missing`` (what `ingest --multilingual` says it will embed) and the update agree: a
+    kept vector whose text changed, for a paper whose shipped vector still matches, is no
+    work (the count said 1 before, while the update embedded nothing)."""
+    import numpy as np
+
+    def refuse(texts):
+        raise AssertionError(f"embedded {len(texts)} texts")
+
+    first = bundled_papers()[0]
+    where = tmp_path / "e5.npz"
+    multilingual.save(where, {first.paper_id: ("stale-hash", np.ones(384, np.float32))},
+                      revision="old")
+    vectors = multilingual.PaperVectors(where, max_new=0, embed=refuse)
+    assert vectors.missing(bundled_store.revision(), bundled_store.papers) == 0
+    ids, _ = vectors.matrix(bundled_store.revision(), bundled_store.papers)
+    assert first.paper_id in ids
+
+
 def test_a_chinese_question_offline_cites_one_paper_in_its_own_words(bundled_store, tmp_path):
     """Answered: the best paper alone, each sentence its own (supported). Not sure: the three
     closest papers. Either way the paper asked about is shown most of the time, and a question

@@ -154,25 +154,13 @@ class PaperVectors:
         rev, known = _load(self.path)
         if rev == revision and known:
             return 0
-        _, shipped = _load(BUNDLED)
-        return sum(1 for p in papers()
-                   if (known.get(p.paper_id) or shipped.get(p.paper_id) or ("",))[0]
-                   != digest(p))
+        return len(_reusable(papers(), known, _load(BUNDLED)[1])[1])
 
     def _update(self, known: dict[str, tuple[str, Any]], papers: Sequence[Paper],
                 revision: str) -> dict[str, tuple[str, Any]]:
         import numpy as np
 
-        _, shipped = _load(BUNDLED)
-        want = {p.paper_id: (digest(p), p) for p in papers}
-        missing = []
-        for pid, (h, paper) in want.items():
-            if pid in known and known[pid][0] == h:
-                continue
-            if pid in shipped and shipped[pid][0] == h:
-                known[pid] = shipped[pid]
-            else:
-                missing.append(paper)
+        known, missing = _reusable(papers, known, _load(BUNDLED)[1])
         if len(missing) > self.max_new:
             raise TooMany(len(missing))
         if missing:
@@ -183,6 +171,24 @@ class PaperVectors:
                     known[p.paper_id] = (digest(p), np.asarray(v, dtype=np.float32))
                 if self.on_progress:
                     self.on_progress(min(start + 8, len(missing)), len(missing))
-        known = {pid: known[pid] for pid in want}
         save(self.path, known, revision=revision)
         return known
+
+
+def _reusable(papers: Sequence[Paper], known: dict[str, tuple[str, Any]],
+              shipped: dict[str, tuple[str, Any]]
+              ) -> tuple[dict[str, tuple[str, Any]], list[Paper]]:
+    """Each paper's kept vector whose text hash still matches (this store's, else the one
+    shipped with the bundled list), and the papers that have none: what ``missing`` counts and
+    ``_update`` embeds, decided in one place."""
+    kept: dict[str, tuple[str, Any]] = {}
+    todo: list[Paper] = []
+    for p in papers:
+        h = digest(p)
+        have = next((v for v in (known.get(p.paper_id), shipped.get(p.paper_id))
+                     if v is not None and v[0] == h), None)
+        if have is None:
+            todo.append(p)
+        else:
+            kept[p.paper_id] = have
+    return kept, todo
