@@ -160,7 +160,9 @@ class ExtractiveAnswerer:
     def pick(self, question: str, papers: Sequence[RetrievedPaper], *, plural: bool = False
              ) -> list[list[_Scored]]:
         """The sentences chosen per paper, in abstract order (also used to highlight)."""
-        scored = self._score(question, papers)
+        return self._choose(self._score(question, papers), plural=plural)
+
+    def _choose(self, scored: list[list[_Scored]], *, plural: bool) -> list[list[_Scored]]:
         chosen = []
         for rank, sents in enumerate(scored):
             limit = self.max_sentences if rank == 0 and not plural else 1
@@ -199,9 +201,10 @@ class ExtractiveAnswerer:
         if not sources:
             return "The indexed papers do not answer this question."
         plural = len(sources) > 1 and (is_list_question(question) or bool(sides(question)))
-        chosen = self.pick(question, sources, plural=plural)
+        scored = self._score(question, sources)  # once: a comparison and an aspect read it too
+        chosen = self._choose(scored, plural=plural)
         if plural and sides(question):
-            return self._side_by_side(question, sources)
+            return self._side_by_side(scored, sources)
         if plural:
             head = f"{len(sources)} papers in the collection bear on this, best first:"
             if len(sources) >= self.list_hint_at:
@@ -216,7 +219,7 @@ class ExtractiveAnswerer:
         where = f" ({top.paper.venue_year})" if top.paper.venue_year else ""
         aspect = aspects.asked(question)  # "what datasets did they use?"
         if aspect is not None and chosen[0]:
-            usable = [s for s in self._score(question, sources[:1])[0] if s.score > -5.0]
+            usable = [s for s in scored[0] if s.score > -5.0]
             stating = [s for s in usable if aspects.stated(aspect, [s.text])]
             if not stating:  # the abstract names none: say so, and show the closest sentence
                 closest = max(usable, key=lambda s: s.score)
@@ -241,11 +244,11 @@ class ExtractiveAnswerer:
             text += "\n\nAlso related: " + "; ".join(others) + "."
         return text
 
-    def _side_by_side(self, question: str, sources: Sequence[RetrievedPaper]) -> str:
+    @staticmethod
+    def _side_by_side(scored: list[list[_Scored]], sources: Sequence[RetrievedPaper]) -> str:
         """A comparison: each paper's sentence on the same aspects (the problem, the method,
         the data, the result), so a reader sees where they differ; an aspect its abstract does
         not state is said to be missing, not filled with another sentence."""
-        scored = self._score(question, sources)
         lines = ["What each paper says on the same points, side by side:", ""]
         for n, (rp, sents) in enumerate(zip(sources, scored, strict=True), 1):
             lines.append(f"- **{rp.paper.display_title}** [{n}]")

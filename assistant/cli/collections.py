@@ -53,12 +53,15 @@ def cmd_collections(args: argparse.Namespace) -> int:
         collections.remove(client, args.name, store_path=path)
         print(f"removed collection {args.name!r} from {store.location}")
         return 0
-    infos = (collections.describe(client, store_path=path) if client is not None
-             else collections.describe_file(path))  # type: ignore[arg-type]
+    if client is not None:
+        infos = collections.describe(client, store_path=path)
+    else:  # read-only: listed from its SQLite file (path is set: only a folder is read-only)
+        assert path is not None
+        infos = collections.describe_file(path)
     if args.json:
-        from assistant.cli.terminal import dumps
+        from assistant.textutil import safe_json
 
-        sys.stdout.write(dumps([i.to_dict() for i in infos]) + "\n")
+        sys.stdout.write(safe_json([i.to_dict() for i in infos]) + "\n")
         return 0
     if not infos:
         print(f"no collections in {store.location}: `assistant ingest FILE --collection NAME`")

@@ -173,19 +173,16 @@ def _preload_verifier() -> None:
 
 def _require_papers(store: Store, retriever: Retriever) -> None:
     """An empty collection is reported as such, with the command that fills it."""
-    from assistant.errors import StoreNotFound
+    from assistant.index.store import empty_collection
 
     if retriever.index().paper_count == 0:
-        fill = ("assistant ingest" if store.name == "icml2026" else
-                f"assistant ingest FILE --collection {store.name}")
-        raise StoreNotFound(f"collection {store.name!r} in {store.location} holds no papers: "
-                            f"fill it with `{fill}`")
+        raise empty_collection(store.name, store.location)
 
 
 def _print_json(obj: Any) -> None:
-    from assistant.cli.terminal import dumps
+    from assistant.textutil import safe_json
 
-    sys.stdout.write(dumps(obj) + "\n")
+    sys.stdout.write(safe_json(obj) + "\n")
 
 
 # -- commands -------------------------------------------------------------------------------

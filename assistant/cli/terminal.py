@@ -1,13 +1,14 @@
 """What the command line writes goes through ``printable``: a title, an abstract, a question or
 an id from a paper list never reaches the terminal with its escape sequences (window title,
-clipboard, clearing or hiding text). ``--json`` output is JSON-escaped instead (``dumps``)."""
+clipboard, clearing or hiding text). ``--json`` output is JSON-escaped instead
+(``textutil.safe_json``)."""
 
 from __future__ import annotations
 
 import sys
 from typing import Any, TextIO
 
-from assistant.textutil import printable, safe_json
+from assistant.textutil import printable
 
 
 class SafeStream:
@@ -36,8 +37,3 @@ def raw_stderr() -> TextIO:
     """stderr itself, for the progress bar (its own escape sequences, no paper text)."""
     err = sys.stderr
     return err.raw if isinstance(err, SafeStream) else err
-
-
-def dumps(obj: Any) -> str:
-    """JSON for stdout: every character a terminal acts on escaped (``textutil.safe_json``)."""
-    return safe_json(obj)

@@ -278,9 +278,7 @@ class ChunkIndex:
     def papers(self, ids: list[str]) -> list[Paper] | None:
         """The paper records of these ids, in that order, read from the index (so a question
         needs no Chroma client); None when this index keeps no records (an older one)."""
-        from assistant.index.records import unpack_z
         from assistant.index.sqlite_ro import read_only
-        from assistant.paper import Paper
 
         db = self.directory / "records.db"
         if not db.exists():
@@ -289,23 +287,20 @@ class ChunkIndex:
             found = dict(con.execute(
                 f"SELECT id, rec FROM records WHERE id IN ({','.join('?' * len(ids))})",
                 ids).fetchall()) if ids else {}
-        return [Paper.from_dict(json.loads(found[i][5:]) if found[i].startswith("json:")
-                                else unpack_z(found[i])) for i in ids if i in found]
+        return [_record_paper(found[i]) for i in ids if i in found]
 
     def all_papers(self) -> list[Paper] | None:
         """Every paper record the index keeps, in the order ``PaperStore.papers`` lists them
         (None: an older index without records). No Chroma client: a read-only store lists."""
-        from assistant.index.records import unpack_z
         from assistant.index.sqlite_ro import read_only
-        from assistant.paper import Paper, listing_order
+        from assistant.paper import listing_order
 
         db = self.directory / "records.db"
         if not db.exists():
             return None
         with read_only(db) as con:
             recs = [r for (r,) in con.execute("SELECT rec FROM records")]
-        return sorted((Paper.from_dict(json.loads(r[5:]) if r.startswith("json:")
-                                       else unpack_z(r)) for r in recs), key=listing_order)
+        return sorted(map(_record_paper, recs), key=listing_order)
 
     def paper_level(self, scores: dict[str, float], mask: np.ndarray | None
                     ) -> dict[str, tuple[float, list[str]]]:
@@ -448,6 +443,14 @@ def _checksums(directory: Path) -> dict[str, list[int]]:
                     crc = zlib.crc32(block, crc)
             out[str(f.relative_to(directory))] = [f.stat().st_size, crc]
     return out
+
+
+def _record_paper(rec: str) -> Paper:
+    """A record as ``_write_records`` keeps it ("json:..." or packed), read back."""
+    from assistant.index.records import unpack_z
+    from assistant.paper import Paper
+
+    return Paper.from_dict(json.loads(rec[5:]) if rec.startswith("json:") else unpack_z(rec))
 
 
 def _write_records(path: Path, rows: list[Row]) -> None:

@@ -62,30 +62,36 @@ def _segment_dirs(store_path: Path, collection_id: str) -> list[Path]:
     return [store_path / str(r[0]) for r in rows if (store_path / str(r[0])).is_dir()]
 
 
-def describe(client: Any, *, store_path: Path | None) -> list[CollectionInfo]:
+def _venues(first_chunks: list[dict[str, Any]]) -> dict[str, int]:
+    """"ICML 2026" -> papers, most first, from each paper's first chunk's metadata."""
+    venues = Counter(" ".join(str(x) for x in (m.get("venue") or "?", m.get("year") or "")
+                              if x).strip() for m in first_chunks)
+    return dict(venues.most_common())
+
+
+def _bytes_of(store_path: Path, collection_id: str, name: str) -> int:
+    """What belongs to one collection on disk: its vector segments and derived indexes."""
     from assistant.index.chunk_index import index_root
 
+    root = index_root(store_path)
+    return (sum(_dir_size(d) for d in _segment_dirs(store_path, collection_id))
+            + _dir_size(root / name) + _dir_size(root / f"{name}.e5.npz"))
+
+
+def describe(client: Any, *, store_path: Path | None) -> list[CollectionInfo]:
     out = []
     for col in sorted(client.list_collections(), key=lambda c: c.name):
         first = col.get(where={"chunk": 0}, include=["metadatas"])
-        venues = Counter(" ".join(str(x) for x in (m.get("venue") or "?", m.get("year") or "")
-                                  if x).strip() for m in first["metadatas"])
-        size = None
-        if store_path is not None:
-            size = sum(_dir_size(d) for d in _segment_dirs(store_path, str(col.id)))
-            root = index_root(store_path)
-            size += _dir_size(root / col.name) + _dir_size(root / f"{col.name}.e5.npz")
+        size = None if store_path is None else _bytes_of(store_path, str(col.id), col.name)
         out.append(CollectionInfo(col.name, len(first["ids"]), int(col.count()),
                                   str((col.metadata or {}).get("embedding_model") or "?"),
-                                  dict(venues.most_common()), size))
+                                  _venues(first["metadatas"]), size))
     return out
 
 
 def describe_file(store_path: Path) -> list[CollectionInfo]:
     """``describe`` read from the store's SQLite file alone (read-only: Chroma opens its file for
     writing, so a read-only store is listed this way)."""
-    from assistant.index.chunk_index import index_root
-
     out = []
     try:
         with read_only(store_path / "chroma.sqlite3") as con:
@@ -103,15 +109,9 @@ def describe_file(store_path: Path) -> list[CollectionInfo]:
                 for eid, key, text, number in rows:
                     meta.setdefault(eid, {})[key] = text if text is not None else number
                 first = [m for m in meta.values() if m.get("chunk") == 0]
-                venues = Counter(" ".join(str(x) for x in (m.get("venue") or "?",
-                                                           m.get("year") or "") if x).strip()
-                                 for m in first)
-                size = sum(_dir_size(d) for d in _segment_dirs(store_path, str(cid)))
-                root = index_root(store_path)
-                size += _dir_size(root / name) + _dir_size(root / f"{name}.e5.npz")
                 out.append(CollectionInfo(name, len(first), len(meta),
-                                          str(model[0]) if model else "?",
-                                          dict(venues.most_common()), size))
+                                          str(model[0]) if model else "?", _venues(first),
+                                          _bytes_of(store_path, str(cid), name)))
     except sqlite3.Error as exc:
         raise StoreError(f"cannot read the store at {store_path} ({exc}): its chroma.sqlite3 "
                          "looks damaged; restore it from a backup") from None

@@ -202,7 +202,7 @@ def _write_all(store: WritableStore, col: Any, todo: list[tuple[Paper, str]],
                group: int, started: float) -> None:
     chunking = f"{store.chunk_tokens}/{store.chunk_overlap}"
     batch = max(1, min(store.client().get_max_batch_size(), 5000))
-    written = {"papers": 0, "chunks": 0}
+    written = {"papers": 0}  # papers committed so far: a failed write says what is left
     state = Progress(0, len(todo), 0, started)
     if progress:
         progress(state)
@@ -231,7 +231,6 @@ def _write_all(store: WritableStore, col: Any, todo: list[tuple[Paper, str]],
             raise StoreError(write_failed(exc, store.path, papers=left,
                                           chunks=round(left * per_paper))) from None
         written["papers"] += len(counts)
-        written["chunks"] += len(ids)
 
     dim = getattr(store.embedder, "dim", None) or _stored_dim(col)
     pending: Future[None] | None = None

@@ -34,6 +34,20 @@ log = logging.getLogger(__name__)
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{1,510}[A-Za-z0-9]$")
 
 
+def fill_command(collection: str) -> str:
+    """The command that fills a collection: the bundled list for the default one."""
+    from assistant.settings import BUNDLED_COLLECTION
+
+    return ("assistant ingest" if collection == BUNDLED_COLLECTION
+            else f"assistant ingest FILE --collection {collection}")
+
+
+def empty_collection(collection: str, location: str) -> StoreNotFound:
+    """The one error for a collection that holds no papers (ask, search, the chat)."""
+    return StoreNotFound(f"collection {collection!r} in {location} holds no papers: fill it "
+                         f"with `{fill_command(collection)}`")
+
+
 def validate_collection_name(name: str) -> str:
     if not _NAME.match(name) or ".." in name:
         raise InputError(f"invalid collection name {name!r}: use 3-512 letters, digits, '.', '_' "
@@ -124,15 +138,12 @@ class PaperStore:
     def not_found(self) -> StoreNotFound:
         """The one error for a collection that is not there, wherever it is asked for (ask,
         search, papers, chat): it lists the collections there are."""
-        from assistant.settings import BUNDLED_COLLECTION
-
         names = sorted(c.name for c in self.client().list_collections())
         there = (f"the collections there are {', '.join(names)}" if names
                  else "it holds no collection yet")
-        fill = ("`assistant ingest`" if self.name == BUNDLED_COLLECTION
-                else f"`assistant ingest FILE --collection {self.name}`")
         return StoreNotFound(f"no collection {self.name!r} in {self.location} ({there}): pass "
-                             f"one of those with --collection, or fill this one with {fill}")
+                             f"one of those with --collection, or fill this one with "
+                             f"`{fill_command(self.name)}`")
 
     def read_only(self) -> StoreError:
         """The error for a store this process cannot write (a read-only mount or folder)."""

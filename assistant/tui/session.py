@@ -192,12 +192,11 @@ class ChatSession:
 
 def _missing(store: Any, retriever: Any) -> NoReturn:
     """The error for a collection that is not there (listing those there are) or is empty."""
-    from assistant.errors import StoreNotFound
+    from assistant.index.store import empty_collection
 
     if retriever is None:
         raise store.not_found()
-    raise StoreNotFound(f"collection {store.name!r} in {store.location} holds no papers: fill "
-                        f"it with `assistant ingest FILE --collection {store.name}`")
+    raise empty_collection(store.name, store.location)
 
 
 def _has_collection(store: Any) -> bool:
