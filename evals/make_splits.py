@@ -81,6 +81,18 @@ def followups() -> dict[str, Any]:
             "its id", **by_part(items)}
 
 
+def natural() -> dict[str, Any]:
+    items = []
+    for name in ("questions.jsonl", "offdomain.jsonl"):  # surveys.jsonl: ids of questions
+        path = ROOT / "evals" / "natural" / name
+        for line in path.read_text().splitlines() if path.exists() else []:
+            q = json.loads(line)
+            items.append((q["id"], question_part(q.get("papers", []), q["id"])))
+    return {"about": ABOUT + "natural questions follow their papers (a comparison both, a "
+            "survey the paper its writer started from, an absent question the paper held out of "
+            "the store; an off-domain question its id)", **by_part(items)}
+
+
 def grounding_pairs() -> dict[str, Any]:
     old = json.loads((SPLITS / "grounding-pairs.json").read_text())
     return {"about": ABOUT + "the papers bench/grounding_judge.py makes labelled pairs from; a "
@@ -102,7 +114,7 @@ def scifact() -> dict[str, Any] | None:
 
 
 FILES = {"icml2026.json": icml_suite, "ml-large.json": ml_large,
-         "zh-questions.json": zh_questions, "followups.json": followups,
+         "zh-questions.json": zh_questions, "followups.json": followups, "natural.json": natural,
          "grounding-pairs.json": grounding_pairs, "scifact-train.json": scifact}
 
 

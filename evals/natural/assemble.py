@@ -1,0 +1,99 @@
+"""Gather the helpers' questions into evals/natural/questions.jsonl (committed).
+
+    python evals/natural/assemble.py BATCH_DIR OUT_DIR     # batch-NN.json + batch-NN.jsonl
+    python evals/natural/assemble.py --training DIR   # -> train/natural-train.jsonl
+
+Each helper saw one or two batches of abstracts (make_batches.py) and nothing else, and wrote
+questions of the kinds in ../shared/QUESTIONS.md; check.py held them to its rules. Here each
+question gets an id (``<batch>-<line>``), its collection, and its kind as the store sees it: a
+lookup or a Chinese lookup about a paper held out of its store is ``absent`` / ``zh-absent``
+(nothing there is the paper asked about); a fact, follow-up, comparison or survey about a
+held-out paper is dropped. A line that fails check.py is dropped, and counted. Only ids, the
+questions and expected strings are kept: no abstract text is copied.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from check import check  # noqa: E402
+from make_batches import CORPUS, THEORY, large_held_out, rows, theory_held_out  # noqa: E402
+
+OUT = HERE / "questions.jsonl"
+
+
+def training(where: Path) -> int:
+    """The verifier's training questions: lookups (and Chinese lookups) about dev papers that no
+    evaluation question is about, written the same way (make_batches.py --training)."""
+    target = HERE.parents[1] / "train" / "natural-train.jsonl"
+    asked = {p for q in map(json.loads, OUT.read_text().splitlines()) for p in q["papers"]}
+    out, dropped = [], 0
+    for path in sorted(where.glob("train-*.jsonl")):
+        batch = json.loads(path.with_suffix(".json").read_text())
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if not line.strip():
+                continue
+            errors, _ = check(batch, [line])
+            q = json.loads(line) if not errors or all("at most half" in e for e in errors) \
+                else None
+            if q is None or q["kind"] not in ("lookup", "zh") or set(q["paper_ids"]) & asked:
+                dropped += 1
+                continue
+            out.append({"id": f"{path.stem}-{n:03d}", "collection": batch["collection"],
+                        "kind": q["kind"], "papers": q["paper_ids"], "question": q["question"]})
+    target.write_text("".join(json.dumps(i, ensure_ascii=False) + "\n" for i in out))
+    print(f"{len(out)} training questions ({dropped} dropped) -> {target}")
+    return 0
+
+
+def main() -> int:
+    if sys.argv[1] == "--training":
+        return training(Path(sys.argv[2]))
+    batches, answers = Path(sys.argv[1]), Path(sys.argv[2])
+    held = {"ml-large": set(large_held_out()),
+            "ml-theory": set(theory_held_out(rows(CORPUS, THEORY)))}
+    out: list[dict] = []
+    dropped = 0
+    for path in sorted(answers.glob("batch-*.jsonl")):
+        name = path.stem
+        batch = json.loads((batches / f"{name}.json").read_text())
+        coll = batch["collection"]
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if not line.strip():
+                continue
+            errors, _ = check(batch, [line])
+            if [e for e in errors if not e.endswith("at most half may")]:
+                dropped += 1
+                continue
+            q = json.loads(line)
+            kind, ids = q["kind"], q["paper_ids"]
+            if any(i in held[coll] for i in ids):
+                if kind not in ("lookup", "zh"):
+                    continue
+                kind = "absent" if kind == "lookup" else "zh-absent"
+            item = {"id": f"{name}-{n:03d}", "collection": coll, "kind": kind, "papers": ids}
+            if q["kind"] == "followup":
+                item["turns"] = q["turns"]
+            else:
+                item["question"] = q["question"]
+            if q.get("expect"):
+                item["expect"] = q["expect"]
+            out.append(item)
+    OUT.write_text("".join(json.dumps(i, ensure_ascii=False) + "\n" for i in out))
+    counts: dict[str, int] = {}
+    for i in out:
+        key = f"{i['collection']}:{i['kind']}"
+        counts[key] = counts.get(key, 0) + 1
+    print(f"{len(out)} questions ({dropped} lines dropped by check.py) -> {OUT}")
+    for k, v in sorted(counts.items()):
+        print(f"  {k}: {v}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
