@@ -82,13 +82,19 @@ def row(retriever: Retriever, stats: ans.TermStats, q: str, drop: set[str], k: i
         ) -> dict[str, float]:
     papers = retriever.search(q, k=k + len(drop)).papers
     papers = [rp for rp in papers if rp.paper.paper_id not in drop][:k]
-    return ans.features(q, papers, stats, verified_scores(q, papers))
+    return ans.features(q, papers, stats, verified_scores(q, papers, stats))
 
 
-def verified_scores(q: str, papers: list) -> list[float]:
+def verified_scores(q: str, papers: list, stats: ans.TermStats | None = None) -> list[float]:
+    """Each paper's estimate (judge/evidence.py: retrieval and the verifier together), as the
+    decision computes it."""
+    from assistant.judge.decision import estimates
     from assistant.judge.verifier import passage, shared
 
-    return shared().score(q, [passage(rp.paper) for rp in papers])
+    raw = dict(zip([rp.paper.paper_id for rp in papers],
+                   shared().score(q, [passage(rp.paper, q) for rp in papers]), strict=True))
+    est = estimates(q, papers, raw, stats) if stats is not None else raw
+    return [est[rp.paper.paper_id] for rp in papers]
 
 
 def prob(w, x: np.ndarray) -> np.ndarray:
@@ -100,11 +106,19 @@ def predict(wd, wa, td, ta, x: np.ndarray) -> np.ndarray:
     return np.where(dom < td, 0, np.where(answer < ta, 1, 2))
 
 
+FIT_VENUES = {("iclr", 2017), ("iclr", 2018), ("nips", 2018)} | {
+    ("corl", y) for y in range(2021, 2026)} | {("uai", y) for y in range(2019, 2025)} | {
+    ("colt", y) for y in range(2011, 2025)} | {("acml", y) for y in range(2010, 2025)} | {
+    ("automl", y) for y in range(2022, 2025)}
+
+
 def ml_titles(split: str, rng: random.Random) -> list[str]:
-    """Titles of ml-abstracts papers whose uid is in ``split``, shuffled."""
+    """Titles of fit-venue ml-abstracts papers whose uid is in ``split``, shuffled (the unseen
+    venues are never read)."""
     with (SHARED / "corpus" / "ml-abstracts.jsonl").open() as fh:
         records = [json.loads(line) for line in fh]
-    titles = [r["title"] for r in records if paper_part(str(r["uid"])) == split]
+    titles = [r["title"] for r in records if paper_part(str(r["uid"])) == split
+              and (str(r.get("venue")), int(r.get("year") or 0)) in FIT_VENUES]
     rng.shuffle(titles)
     return titles
 

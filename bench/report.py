@@ -16,10 +16,10 @@ command that runs the test parts, each as a subprocess of this interpreter (or o
 - scifact-lexical, scifact-dense, scifact-hybrid: ``assistant eval retrieval`` on SciFact's train
   claims, test part (evals/splits/scifact-train.json), one mode each, as `make bench-scifact`
   -> bench/results/scifact-test-<mode>.json
-- answerability, answerability_zh, calibrate_relevance, followups, grounding_judge,
-  tune_fusion, survey_recall, zh_offline, rerank, zh_scale: ``python bench/<name>.py --split
-  test``, which writes bench/results/<name>.json itself (zh_scale's first run makes
-  multilingual vectors for all of ml-large: ~20 min, kept in bench/stores)
+- natural, verifier_eval, answerability, answerability_zh, calibrate_relevance, followups,
+  grounding_judge, tune_fusion, survey_recall, zh_offline, rerank, zh_scale: ``python
+  bench/<name>.py --split test``, which writes bench/results/<name>.json itself (zh_scale's
+  first run makes multilingual vectors for all of ml-large: ~20 min, kept in bench/stores)
 
 An ``assistant eval`` step's JSON (what ``--json`` prints on stdout) is written wrapped with the
 command line, the git commit and the date, as the scripts write theirs; its per-case report
@@ -125,9 +125,9 @@ def steps() -> list[Step]:
             "--splits", "evals/splits/scifact-train.json", "--split", "test",
             "--store", "bench/stores", "--mode", mode, "--json"],
             f"bench/results/scifact-test-{mode}.json", capture=True))
-    for script in ("answerability", "answerability_zh", "calibrate_relevance", "followups",
-                   "grounding_judge", "tune_fusion", "survey_recall", "zh_offline", "rerank",
-                   "zh_scale"):
+    for script in ("natural", "verifier_eval", "answerability", "answerability_zh",
+                   "calibrate_relevance", "followups", "grounding_judge", "tune_fusion",
+                   "survey_recall", "zh_offline", "rerank", "zh_scale"):
         out.append(Step(script, ["python", f"bench/{script}.py", "--split", "test"],
                         f"bench/results/{script}.json"))
     return out

@@ -98,7 +98,7 @@ def main() -> None:
             head = ids[: args.top]
             papers = {p.paper_id: p for p in retr.store.papers(head)}
             t = time.perf_counter()
-            probs = ver.score(q, [passage(papers[pid]) for pid in head])
+            probs = ver.score(q, [passage(papers[pid], q) for pid in head])
             cost.append((time.perf_counter() - t) * 1000)
             if len(decide_ms) < 60:  # the whole decision (verifier included) over 10 papers
                 found = retr.search(q, k=args.top).papers

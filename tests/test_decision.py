@@ -14,8 +14,8 @@ from assistant.cli.main import main
 from assistant.evaluation.generate import tldr_question
 from assistant.evaluation.suite import load_suite
 from assistant.index.store import PaperStore
+from assistant.judge.introduces import asked_names
 from assistant.judge.relevance import V_LIST
-from assistant.judge.verifier import SURE
 from assistant.search.retrieval import Retriever
 from assistant.settings import load_settings
 from assistant.sources.corpus import load_papers
@@ -54,9 +54,9 @@ def _check_agreement(store: PaperStore, questions: list[str], embedder) -> dict[
 
 
 def _check_scores(q: str, result, verdict) -> None:
-    """The verifier's scores: on every paper it read (one 0-1 scale); a list holds only papers
-    it scores at least V_LIST (and its best one); a one-paper answer names its paper as the
-    closest match exactly when the verifier is not sure of it."""
+    """The decision's estimates: on every paper it weighed (one 0-1 scale); a list holds only
+    papers estimated at least V_LIST (and its best one); a one-paper answer names first the
+    paper with the highest estimate, as the closest match exactly when it is not confident."""
     scores = {rp.paper.paper_id: rp.verified for rp in result.papers}
     if has_cjk(q):
         return
@@ -66,8 +66,9 @@ def _check_scores(q: str, result, verdict) -> None:
         best = max(scores.values())
         assert len(cited) == 1 or all(s >= V_LIST or s == best for s in cited), q
     elif result.text.startswith(("The most relevant paper is", "The closest match is")):
-        unsure = cited[0] < SURE
-        assert result.text.startswith("The closest match is") == unsure, q
+        assert result.text.startswith("The closest match is") == (not result.confident), q
+        if not asked_names(q):  # the paper named first is the one the estimate ranks first
+            assert result.citations[0].paper.paper_id == verdict.best, q
 
 
 def test_ask_and_search_decide_alike_on_every_suite_question(bundled_store, embedder):

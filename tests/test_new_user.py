@@ -39,11 +39,11 @@ def test_a_typo_in_the_chat_collection_is_the_error_ask_gives(bundled_store_dir,
 def test_scores_are_one_scale_shown_best_first(bundled_store, capsys):
     assert main(["search", "--json", "watermarking text from language models", "--k", "8"]) == 0
     papers = json.loads(capsys.readouterr().out)["papers"]
-    scores = [p["verifier"] for p in papers]
+    scores = [p["estimate"] for p in papers]
     assert all(0.0 <= s <= 1.0 for s in scores) and scores == sorted(scores, reverse=True)
     assert main(["ask", "--json", Q]) == 0
     listed = json.loads(capsys.readouterr().out)["papers"]
-    read = [p["verifier"] for p in listed if p["verifier"] is not None]
+    read = [p["estimate"] for p in listed if p["estimate"] is not None]
     assert read == sorted(read, reverse=True) and {"rank", "score"} <= set(listed[0])
     assert main(["search", "watermarking text from language models", "--k", "5"]) == 0
     shown = [float(line.split()[1]) for line in capsys.readouterr().out.splitlines()]

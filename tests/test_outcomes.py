@@ -118,13 +118,16 @@ def test_which_paper_introduces_a_method(half_store):
             assert gone.text.startswith(f"No paper in this collection introduces {name}"), name
 
 
-def test_every_score_shown_is_the_verifiers_on_one_scale(bundled_store, capsys):
+def test_every_score_shown_is_the_decisions_estimate_on_one_scale(bundled_store, capsys):
     questions = [ANSWERABLE, NEARS[0], "Which papers are about reinforcement learning?",
                  "How do multi-agent system designs affect safety?"]
     for q in questions:
         assert main(["ask", "--json", q]) == 0
         out = json.loads(capsys.readouterr().out)
-        scores = [p["verifier"] for p in out["papers"]]
-        assert all(isinstance(s, float) and 0.0 <= s <= 1.0 for s in scores), q
-        by_id = {p["paper_id"]: p["verifier"] for p in out["papers"]}
-        assert all(c["verifier"] == by_id[c["paper_id"]] for c in out["citations"]), q
+        for key in ("estimate", "verifier"):
+            scores = [p[key] for p in out["papers"]]
+            assert all(isinstance(s, float) and 0.0 <= s <= 1.0 for s in scores), q
+            by_id = {p["paper_id"]: p[key] for p in out["papers"]}
+            assert all(c[key] == by_id[c["paper_id"]] for c in out["citations"]), q
+        assert out["confident"] == (out["outcome"] == "answered"
+                                    and not out["answer"].startswith("The closest match")), q

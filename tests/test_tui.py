@@ -459,3 +459,16 @@ async def test_a_follow_up_says_it_waits_for_the_llm_rewrite(bundled_store, embe
         wire.chat_fault = ""
         wire.released.set()
         assert app.is_running and app.errors() == []
+
+
+def test_a_hedged_answer_is_marked_under_it():
+    """An answered question the decision is not sure of (``confident`` false) says so under the
+    answer, whatever the answerer's text; a confident one, a near miss and a refusal do not."""
+    from assistant.tui.widgets.answer_view import AnswerView
+
+    def line(**kw: object) -> str:
+        return AnswerView.describe(Answer("q", "a", "llm", "m", [], [], False, **kw)).plain
+
+    assert "closest match" in line(outcome="answered", confident=False)
+    assert "closest match" not in line(outcome="answered", confident=True)
+    assert "closest match" not in line(outcome="near_miss", confident=False)

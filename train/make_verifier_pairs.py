@@ -19,7 +19,18 @@ on), and no test paper's text enters a pair. Kinds of pairs (label 1 = the paper
   question): a topic question made from an author keyword ("Which papers are about few-shot
   learning?") with dev papers that carry it (1), and with the closest dev papers that neither
   carry it nor use the phrase (0);
-- ``off``: an ML question with a SciFact abstract and a SciFact claim with an ML paper (0).
+- ``off``: an ML question with a SciFact abstract and a SciFact claim with an ML paper (0);
+- ``natural`` / ``natural-hard``: a question written in a researcher's own words by a helper who
+  saw only the abstract (train/natural-train.jsonl: dev papers of ml-large and ml-theory that no
+  evaluation question is about; evals/natural/README.md has the recipe) with its paper (1), and
+  with the closest other dev papers our retrieval ranks for it in its collection (0); each
+  natural pair is written ``--natural-weight`` times (they are a few hundred beside thousands of
+  TL;DR pairs, and they are the questions users ask);
+- ``contentless``: a question with nothing to search for ("what is it?", "the", "???") with a
+  dev paper (0): the shipped verifier scored such input 0.9+ against any paper.
+
+Every passage is what the verifier reads at run time (``assistant.judge.verifier.passage``):
+the title, then the abstract from the sentence before its best match with the question.
 
 Needs bench/stores (`make bench-scifact bench-large`). Writes counts per kind to stdout and the
 ids of every paper a pair reads to train/verifier-papers.json (committed). The pairs
@@ -34,6 +45,7 @@ import random
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -43,26 +55,33 @@ from assistant.evaluation.generate import tldr_question  # noqa: E402
 from assistant.evaluation.splits import paper_part  # noqa: E402
 from assistant.index.embeddings import LocalEmbedder  # noqa: E402
 from assistant.index.store import PaperStore  # noqa: E402
+from assistant.judge.verifier import window  # noqa: E402
 from assistant.search.retrieval import Retriever  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 FIT_VENUES = {("iclr", 2017), ("iclr", 2018), ("corl", 2022), ("corl", 2023), ("nips", 2018)}
+THEORY_VENUES = {("colt", y) for y in range(2011, 2025)} | {("uai", y) for y in range(2019, 2025)}
+NATURAL = ROOT / "train" / "natural-train.jsonl"
+CONTENTLESS = ("what is it?", "the", "???", "Which paper?", "Tell me more.", "paper",
+               "Is there a paper about this?", "What does it do?", "and so on", "Any ideas?",
+               "what about that one", "Explain.", "word word", "Which one is it?", "hmm",
+               "What is this paper about?", "a", "Can you find it?", "yes", "the the the")
 OUT = ROOT / "train" / "data" / "verifier-pairs.jsonl"
 TOPIC_FORMS = ("Which papers are about {kw}?", "Papers on {kw}", "{kw}",
                "Is there any work on {kw}?", "What research addresses {kw}?")
 
 
-def passage(title: str, abstract: str) -> str:
-    return f"{title}. {abstract}".strip()
+def passage(title: str, abstract: str, query: str = "") -> str:
+    return f"{title}. {window(abstract, query)}".strip()
 
 
-def ml_dev_papers() -> dict[str, dict[str, str]]:
+def ml_dev_papers(venues: set[tuple[str, int]] = FIT_VENUES) -> dict[str, dict[str, Any]]:
     out = {}
     with (SHARED / "corpus" / "ml-abstracts.jsonl").open() as fh:
         for line in fh:
             r = json.loads(line)
             key = (str(r.get("venue", "")).lower(), int(r.get("year") or 0))
-            if key in FIT_VENUES and paper_part(str(r["uid"])) == "dev" and r.get("abstract"):
+            if key in venues and paper_part(str(r["uid"])) == "dev" and r.get("abstract"):
                 raw = r.get("keywords") or ""
                 words = raw if isinstance(raw, list) else str(raw).replace(";", ",").split(",")
                 out[str(r["uid"])] = {"title": r.get("title") or "", "abstract": r["abstract"],
@@ -77,6 +96,8 @@ def main() -> int:
     ap.add_argument("--stores", type=Path, default=ROOT / "bench" / "stores")
     ap.add_argument("--hard", type=int, default=3, help="hard negatives per query")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--natural-weight", type=int, default=2,
+                    help="times each natural pair is written")
     ap.add_argument("--topics", type=int, default=0,
                     help="keyword topic questions (0: none, as the shipped verifier was trained; "
                          "900 made a model that scores every paper 0.5-0.9 for a topic question)")
@@ -92,7 +113,6 @@ def main() -> int:
     ml_retr = Retriever(store=PaperStore(collection="ml-large", embedder=emb, path=args.stores))
     ml_queries: list[str] = []
     for pid, p in ml.items():
-        doc = passage(p["title"], p["abstract"])
         # a title query is easy (the passage starts with it): a quarter of the papers keep one
         queries = [("title", p["title"])] if rng.random() < 0.25 or not p["tldr"] else []
         if p["tldr"]:
@@ -103,14 +123,14 @@ def main() -> int:
         for kind, q in queries:
             if not q.strip():
                 continue
-            add(q, doc, 1, kind, pid)
+            add(q, passage(p["title"], p["abstract"], q), 1, kind, pid)
             ml_queries.append(q)
         for _, q in queries:  # every query mines its own hard negatives
             found = ml_retr.search(q, k=8).papers
             near = [rp.paper for rp in found if rp.paper.paper_id != pid
                     and rp.paper.paper_id in ml][: args.hard]
             for other in near:
-                add(q, passage(other.title, other.abstract), 0, "hard", other.paper_id)
+                add(q, passage(other.title, other.abstract, q), 0, "hard", other.paper_id)
 
     # topic questions ("Which papers are about few-shot learning?"): the dev papers whose
     # authors gave that keyword answer it; the closest dev papers that neither carry the
@@ -146,20 +166,47 @@ def main() -> int:
         sci_claims.append(claim)
         for d in cited:
             if d in sci_docs:
-                add(claim, passage(sci_docs[d].title, sci_docs[d].abstract), 1, "claim", d)
+                add(claim, passage(sci_docs[d].title, sci_docs[d].abstract, claim), 1, "claim", d)
         found = sci_retr.search(claim, k=8).papers
         near = [rp.paper for rp in found if rp.paper.paper_id not in cited
                 and paper_part(rp.paper.paper_id) == "dev"][: args.hard]
         for other in near:
-            add(claim, passage(other.title, other.abstract), 0, "claim-hard", other.paper_id)
+            add(claim, passage(other.title, other.abstract, claim), 0, "claim-hard",
+                other.paper_id)
 
     ml_ids = list(ml)
     for q in rng.sample(ml_queries, min(len(ml_queries), 600)):
         d = sci_docs[rng.choice(dev_docs)]
-        add(q, passage(d.title, d.abstract), 0, "off", d.paper_id)
+        add(q, passage(d.title, d.abstract, q), 0, "off", d.paper_id)
     for claim in rng.sample(sci_claims, min(len(sci_claims), 300)):
         pid = rng.choice(ml_ids)
-        add(claim, passage(ml[pid]["title"], ml[pid]["abstract"]), 0, "off", pid)
+        add(claim, passage(ml[pid]["title"], ml[pid]["abstract"], claim), 0, "off", pid)
+
+    # questions in a researcher's own words (train/natural-train.jsonl), with their paper and
+    # the closest other dev papers of their collection
+    theory = ml_dev_papers(THEORY_VENUES)
+    pools = {"ml-large": (ml_retr, ml), "ml-theory": (Retriever(store=PaperStore(
+        collection="ml-theory", embedder=emb, path=args.stores)), theory)}
+    for line in NATURAL.read_text().splitlines():
+        item = json.loads(line)
+        if item["kind"] != "lookup":  # the verifier reads English
+            continue
+        retr, papers = pools[item["collection"]]
+        q, pid = item["question"], item["papers"][0]
+        if pid not in papers or paper_part(pid) != "dev":
+            continue
+        p = papers[pid]
+        found = retr.search(q, k=8).papers
+        near = [rp.paper for rp in found if rp.paper.paper_id != pid
+                and rp.paper.paper_id in papers][: args.hard]
+        for _ in range(args.natural_weight):
+            add(q, passage(p["title"], p["abstract"], q), 1, "natural", pid)
+            for other in near:
+                add(q, passage(other.title, other.abstract, q), 0, "natural-hard",
+                    other.paper_id)
+    for q in CONTENTLESS:
+        for pid in rng.sample(ml_ids, 12):
+            add(q, passage(ml[pid]["title"], ml[pid]["abstract"], q), 0, "contentless", pid)
 
     rng.shuffle(pairs)
     OUT.parent.mkdir(parents=True, exist_ok=True)

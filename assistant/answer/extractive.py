@@ -22,7 +22,6 @@ from assistant.judge import aspects
 from assistant.judge.grounding import sentence_vectors
 from assistant.judge.injection import instructions_in
 from assistant.judge.relevance import Relevance, coverage
-from assistant.judge.verifier import SURE
 from assistant.query.compare import sides
 from assistant.textutil import (
     clean_markup,
@@ -175,28 +174,27 @@ class ExtractiveAnswerer:
                      relevance: Relevance, *, leads: int = 0) -> list[RetrievedPaper]:
         """The papers to cite, in citation order.
 
-        A list question: the relevant papers. Otherwise the best-supported paper, those whose
-        evidence is close to its own ("also related") and retrieval's first paper when it is
-        relevant at all. Either way in retrieval order: the fused ranking puts the paper asked
-        about first more often than the relevance evidence does (on the dev split of the
-        generated ml-large suite, cited-first 0.884 by evidence, 0.907 in retrieval order
-        among the close papers, 0.924 with retrieval's first kept: its rank-1 rate).
+        A list question: the relevant papers. Otherwise the paper the decision names first
+        (the highest estimate: retrieval and the verifier together) and those whose estimate is
+        close to its own ("also related"). Either way in the decision's order (``relevant_ids``
+        and ``close_ids`` are best first), so the first paper cited is the one it ranks first.
         """
         if leads:  # a comparison: each side's paper, in order
             return list(papers[:leads])
         if not relevance.relevant_ids:  # answerable by the decision, weak evidence
             return list(papers[:1])
+        by_id = {rp.paper.paper_id: rp for rp in papers}
         if is_list_question(question):  # every relevant paper retrieved, best first
-            keep = set(relevance.relevant_ids)
-            return [rp for rp in papers if rp.paper.paper_id in keep]
+            order = relevance.relevant_ids
         else:
-            keep = set(relevance.close_ids)
-            if papers and papers[0].paper.paper_id in relevance.relevant_ids:
-                keep.add(papers[0].paper.paper_id)  # retrieval's first, when it is relevant
-        return [rp for rp in papers if rp.paper.paper_id in keep][: self.max_papers]
+            order = list(dict.fromkeys([relevance.relevant_ids[0], *relevance.close_ids]))
+        chosen = [by_id[pid] for pid in order if pid in by_id]
+        return chosen if is_list_question(question) else chosen[: self.max_papers]
 
-    def compose(self, question: str, sources: Sequence[RetrievedPaper]) -> str:
-        """The answer, citing ``sources[n - 1]`` as ``[n]``: the order is the caller's."""
+    def compose(self, question: str, sources: Sequence[RetrievedPaper], *,
+                hedged: bool = False) -> str:
+        """The answer, citing ``sources[n - 1]`` as ``[n]``: the order is the caller's.
+        ``hedged``: name the first paper as the closest match, not as the answer."""
         sources = list(sources)
         if not sources:
             return "The indexed papers do not answer this question."
@@ -228,7 +226,7 @@ class ExtractiveAnswerer:
                     f"{aspect.name}. The closest it comes: {_quote(closest.text)} [1]", sources)
             best = sorted(stating, key=lambda s: -s.score)[: self.max_sentences]
             chosen[0] = sorted(best, key=lambda s: s.index)  # the sentences that state it
-        if top.verified is not None and top.verified < SURE:  # the verifier is not sure
+        if hedged:  # the decision is not sure this paper is the one asked about
             parts = [f"The closest match is **{top.paper.display_title}**{where} [1], though "
                      "it may not be about exactly this."]
         else:
@@ -295,8 +293,9 @@ class ExtractiveAnswerer:
 
     async def stream_answer(self, question: str, sources: Sequence[RetrievedPaper],
                             history: Sequence[tuple[str, str]] = (), *,
-                            near_miss: bool = False) -> AsyncIterator[str]:
-        text = self.compose(question, sources)
+                            near_miss: bool = False, hedged: bool = False
+                            ) -> AsyncIterator[str]:
+        text = self.compose(question, sources, hedged=hedged)
         self.usage = {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}
         for piece in re.split(r"(?<=\s)", text):
             yield piece

@@ -82,8 +82,10 @@ class LLMAnswerer:
         return list(papers)
 
     async def stream_answer(self, question: str, sources: Sequence[RetrievedPaper],
-                            history: Sequence[Turn] = (), *, near_miss: bool = False
-                            ) -> AsyncIterator[str]:
+                            history: Sequence[Turn] = (), *, near_miss: bool = False,
+                            hedged: bool = False) -> AsyncIterator[str]:
+        """``hedged`` is the decision's: the model reads the sources and says what it finds
+        (the answer's ``confident`` flag and the chat's mark say it to the reader)."""
         async for delta in self.chat.stream(self.messages(question, sources, history,
                                                           near_miss=near_miss)):
             yield delta

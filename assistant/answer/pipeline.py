@@ -31,7 +31,7 @@ from assistant.judge.decision import DECIDE_OVER, Verdict, decide
 from assistant.query import compare
 from assistant.query.rewrite import needs_llm
 from assistant.search import query_filters
-from assistant.search.retrieval import Filters, Retrieval, RetrievedPaper, Retriever
+from assistant.search.retrieval import Filters, Retrieval, RetrievedPaper, Retriever, best_first
 from assistant.textutil import has_cjk, is_list_question, printable, quoted
 
 log = logging.getLogger(__name__)
@@ -92,6 +92,7 @@ def searched(question: str, search_query: str, *, retriever: Retriever, k: int =
                      picked=bool(filters and filters.paper_ids))
     for rp in retrieval.papers:
         rp.verified = verdict.scores.get(rp.paper.paper_id)
+        rp.verifier = verdict.verifier.get(rp.paper.paper_id)
     # Re-ranking by the verifier (judge.verifier.reranked) is off: on the test halves it moved
     # SciFact nDCG@10 0.737 -> 0.743 and TL;DR -> paper 0.939 -> 0.928 (bench/rerank.py,
     # bench/results/rerank.json), so retrieval's order stands.
@@ -120,6 +121,7 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     timings = dict(retrieval.timings)
     rel, decision = verdict.relevance, verdict.decision
     extra: dict[str, Any] = {"search_query": search_query, "outcome": verdict.outcome,
+             "confident": verdict.confident,
              "answerability": decision.to_dict(),
              "filters": {k: v for k, v in asdict(filters).items() if v} if filters else {}}
     # a near miss goes to an LLM too (it may find the answer among the closest papers, or say
@@ -149,7 +151,8 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     first: float | None = None
     cut_reason = ""
     try:
-        async for raw in answerer.stream_answer(question, sources, history, near_miss=llm_near):
+        async for raw in answerer.stream_answer(question, sources, history, near_miss=llm_near,
+                                                hedged=not (llm_near or verdict.confident)):
             if first is None:
                 first = (time.perf_counter() - t1) * 1000
             shown = filt.feed(gate.feed(printable(raw)))  # an endpoint's escapes never show
@@ -166,6 +169,7 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     timings["generate_ms"] = (time.perf_counter() - t1) * 1000
     if gate.none:  # the model read the sources and says none answers: a near miss
         extra["outcome"] = "near_miss"
+        extra["confident"] = False
         extra["answerability"] = {**extra["answerability"], "llm": "none",
                                   "llm_reason": gate.reason}
         result = _unanswered(question, retrieval, retriever=retriever, answerer=answerer,
@@ -187,6 +191,7 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
         relevance = {**relevance, "relevant": True, "relevant_papers": len(citations)}
     elif refused:
         extra["outcome"] = "near_miss"
+        extra["confident"] = False
     result = Answer(question, text, answerer.backend, answerer.model, citations,
                     retrieval.papers, refused, dict(answerer.usage), timings, filt.dropped,
                     relevance, cut=bool(cut_reason), cut_reason=cut_reason, **extra)
@@ -202,7 +207,7 @@ def _unanswered(question: str, retrieval: Retrieval, *, retriever: Retriever,
     refusal says what to do. Neither calls an LLM."""
     unreadable = has_cjk(question) and not (answerer.multilingual or retrieval.multilingual)
     if fields.get("outcome") == "near_miss" and not unreadable:
-        closest = retrieval.papers[:NEAR_MISS_PAPERS]
+        closest = best_first(retrieval.papers[:DECIDE_OVER])[:NEAR_MISS_PAPERS]
         missing = str(fields.get("answerability", {}).get("missing_method") or "")
         text = ExtractiveAnswerer(embedder=retriever.store.embedder).compose_near_miss(
             question, closest, missing=missing)

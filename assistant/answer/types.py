@@ -29,10 +29,11 @@ class Answerer(Protocol):
         ...
 
     def stream_answer(self, question: str, sources: Sequence[RetrievedPaper],
-                      history: Sequence[Turn] = (), *, near_miss: bool = False
-                      ) -> AsyncIterator[str]:
+                      history: Sequence[Turn] = (), *, near_miss: bool = False,
+                      hedged: bool = False) -> AsyncIterator[str]:
         """The answer's text, citing ``sources`` as [n]. A reply that starts with ``NONE:``
-        says none of them answers the question (the pipeline reads it as a near miss)."""
+        says none of them answers the question (the pipeline reads it as a near miss).
+        ``hedged``: the decision is not sure the first source is the one asked about."""
         ...
 
     async def rewrite(self, question: str, history: Sequence[Turn]) -> str: ...
@@ -55,6 +56,8 @@ class Answer:
     cut_reason: str = ""  # why the stream broke off (a cut answer keeps what arrived)
     search_query: str = ""
     outcome: str = "answered"  # answered | near_miss (nothing here is about it) | refused
+    # answered, and its first paper named as the answer (False: "the closest match is ...")
+    confident: bool = False
     answerability: dict[str, Any] = field(default_factory=dict)
     filters: dict[str, Any] = field(default_factory=dict)
     grounding: grounding.Grounding | None = None  # per-sentence support and attribution
@@ -63,17 +66,22 @@ class Answer:
         return "\n".join(f"[{c.n}] {c.paper.reference()}" for c in self.citations)
 
     def to_dict(self) -> dict[str, Any]:
-        verified = {rp.paper.paper_id: None if rp.verified is None else round(rp.verified, 3)
-                    for rp in self.papers}
+        def r3(v: float | None) -> float | None:
+            return None if v is None else round(v, 3)
+
+        verified = {rp.paper.paper_id: r3(rp.verified) for rp in self.papers}
+        raw = {rp.paper.paper_id: r3(rp.verifier) for rp in self.papers}
         return {
+            "confident": self.confident,
             "question": self.question,
             "answer": self.text,
             "backend": self.backend,
             "model": self.model,
-            "citations": [{**c.to_dict(), "verifier": verified.get(c.paper.paper_id)}
-                          for c in self.citations],
+            "citations": [{**c.to_dict(), "estimate": verified.get(c.paper.paper_id),
+                           "verifier": raw.get(c.paper.paper_id)} for c in self.citations],
             "papers": [{"paper_id": rp.paper.paper_id, "title": rp.paper.title,
-                        "verifier": verified.get(rp.paper.paper_id), "rank": rp.rank,
+                        "estimate": verified.get(rp.paper.paper_id),
+                        "verifier": raw.get(rp.paper.paper_id), "rank": rp.rank,
                         "score": round(rp.score, 4)}
                        for rp in best_first(self.papers)],
             "refused": self.refused,

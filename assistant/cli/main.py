@@ -411,11 +411,13 @@ def cmd_search(args: argparse.Namespace) -> int:
                                  "title": rp.paper.title, "venue": rp.paper.venue,
                                  "year": rp.paper.year, "status": rp.paper.status,
                                  "score": round(rp.score, 4),
-                                 "verifier": None if rp.verified is None
-                                 else round(rp.verified, 3)}
+                                 "estimate": None if rp.verified is None
+                                 else round(rp.verified, 3),
+                                 "verifier": None if rp.verifier is None
+                                 else round(rp.verifier, 3)}
                                 for rp in shown]})
         return 0
-    for n, rp in enumerate(shown, 1):  # the score: how well it answers the query
+    for n, rp in enumerate(shown, 1):  # the estimate that it is what the query asks about
         score = "  - " if rp.verified is None else f"{rp.verified:.2f}"
         print(f"{n:>3}. {score}  {rp.paper.display_title}  "
               f"({rp.paper.venue_year})  [{rp.paper.paper_id}]")

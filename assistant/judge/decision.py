@@ -13,8 +13,11 @@ never disagree. It returns a ``Verdict``:
 - ``relevance``: which papers are on topic (``relevance.judge``'s per-paper evidence and the
   verifier's score), made to agree with the outcome: nothing is relevant unless the outcome
   is ``answered``, and an answered question always has its best paper relevant.
-- ``scores``: the verifier's score (0-1, verifier.py) of each paper it read, by paper id:
-  how well that paper answers the question. Answers show it beside each source.
+- ``scores``: each paper's 0-1 estimate that it is what the question asks about (evidence.py:
+  retrieval and the verifier weighed together), by paper id. Answers show it beside each source,
+  and the paper with the highest is named first.
+- ``confident``: an answered question whose best estimate is high enough to name its paper as
+  the answer; below ``answerability.T_SURE`` it is named as "the closest match".
 
 The outcome reads the first ``DECIDE_OVER`` ranked papers, so it does not change with how many
 papers a command lists (``search --k 20`` and ``ask`` decide alike).
@@ -26,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from assistant.judge import answerability, introduces
+from assistant.judge import answerability, evidence, introduces
 from assistant.judge.relevance import Relevance, judge
 from assistant.judge.verifier import Scorer, passage, shared
 from assistant.textutil import content_words, has_cjk, is_list_question
@@ -44,7 +47,16 @@ class Verdict:
     outcome: answerability.Outcome
     decision: answerability.Decision
     relevance: Relevance
-    scores: dict[str, float] = field(default_factory=dict)
+    scores: dict[str, float] = field(default_factory=dict)  # evidence.py's estimate, by id
+    verifier: dict[str, float] = field(default_factory=dict)  # the verifier's own 0-1 score
+    confident: bool = False
+
+    @property
+    def best(self) -> str | None:
+        """The paper a one-paper answer names first: the highest estimate among the first
+        ``DECIDE_OVER`` (``scores`` keeps retrieval's order); None when nothing was weighed."""
+        first = list(self.scores)[:DECIDE_OVER]
+        return max(first, key=self.scores.__getitem__) if first else None
 
     @property
     def answered(self) -> bool:
@@ -52,8 +64,9 @@ class Verdict:
 
     def to_dict(self) -> dict[str, Any]:
         return {"outcome": self.outcome, "answerability": self.decision.to_dict(),
-                "relevance": self.relevance.to_dict(),
-                "verifier": {pid: round(v, 3) for pid, v in self.scores.items()}}
+                "relevance": self.relevance.to_dict(), "confident": self.confident,
+                "estimate": {pid: round(v, 3) for pid, v in self.scores.items()},
+                "verifier": {pid: round(v, 3) for pid, v in self.verifier.items()}}
 
 
 def decide(question: str, papers: Sequence[RetrievedPaper], *, index: Any,
@@ -68,20 +81,28 @@ def decide(question: str, papers: Sequence[RetrievedPaper], *, index: Any,
     chose these papers (the chat's "ask about this paper"); ``verifier``: the cross-encoder
     (default: the shipped one, loaded once)."""
     scores: dict[str, float] = {}
+    raw: dict[str, float] = {}
     if multilingual:  # the verifier reads English: a question in another language goes by
         decision = answerability.decide_multilingual(papers[:DECIDE_OVER])  # the e5 cosines
     else:
         ver = verifier or shared()
         stats = answerability.stats_for(index)
         read = list(papers[:VERIFY_OVER])
-        scores = dict(zip([rp.paper.paper_id for rp in read],
-                          ver.score(question, [passage(rp.paper) for rp in read]), strict=True))
+        raw = dict(zip([rp.paper.paper_id for rp in read],
+                       ver.score(question, [passage(rp.paper, question) for rp in read]),
+                       strict=True))
+        scores = estimates(question, read, raw, stats)
         decisions = []
         for q, found in list(sides) or [(question, papers)]:
             top = list(found[:DECIDE_OVER])
-            ver_scores = ([scores[rp.paper.paper_id] for rp in top] if q == question else
-                          ver.score(q, [passage(rp.paper) for rp in top]))
-            decisions.append(answerability.decide(q, top, stats, ver_scores))
+            if q == question:
+                side = scores
+            else:
+                side = estimates(q, top, dict(zip(
+                    [rp.paper.paper_id for rp in top],
+                    ver.score(q, [passage(rp.paper, q) for rp in top]), strict=True)), stats)
+            decisions.append(answerability.decide(q, top, stats,
+                                                  [side[rp.paper.paper_id] for rp in top]))
         decision = min(decisions, key=lambda d: _ORDER.index(d.outcome))
     if not (multilingual or picked or has_cjk(question)) and not content_words(question):
         # "the", "what is it?", "word word word": nothing to search for. The verifier, trained
@@ -90,13 +111,15 @@ def decide(question: str, papers: Sequence[RetrievedPaper], *, index: Any,
     # a list weighs every paper searched; a one-paper question the first DECIDE_OVER, as the
     # outcome does (so `search --k 20` and `ask` cite alike)
     rel = judge(question, papers if is_list_question(question) else papers[:DECIDE_OVER],
-                verified=scores)
+                verified=scores or None)
+    introduced = False
     if not multilingual and not sides and introduces.asked_names(question):
         # "which paper introduces Adam?": the paper that does, else the method is not here
         candidates = [rp.paper for rp in papers[:DECIDE_OVER]]
         intro = introduces.introducer(question, candidates)
         if intro is not None:
             decision.outcome = "answered"
+            introduced = True
             rel = replace(rel.only(intro.paper_id), confidence=max(rel.confidence, 0.5))
         elif decision.outcome == "answered":
             decision.missing = introduces.missing(question, candidates)
@@ -107,14 +130,33 @@ def decide(question: str, papers: Sequence[RetrievedPaper], *, index: Any,
         decision.outcome = "answered"
         if not rel.relevant:
             rel = rel.scoped([rp.paper.paper_id for rp in papers])
-    return Verdict(decision.outcome, decision, _agreeing(rel, decision.outcome, papers), scores)
+    # named as the answer, not as "the closest match": a sure estimate, the paper that
+    # introduces the method asked about, a comparison's sides, a list, the user's pick
+    confident = decision.outcome == "answered" and (
+        picked or multilingual or bool(sides) or introduced or is_list_question(question)
+        or decision.p_answer >= answerability.T_SURE)
+    return Verdict(decision.outcome, decision, _agreeing(rel, decision.outcome, papers, scores),
+                   scores, raw, confident)
 
 
-def _agreeing(rel: Relevance, outcome: str, papers: Sequence[RetrievedPaper]) -> Relevance:
+def estimates(question: str, papers: Sequence[RetrievedPaper], verified: dict[str, float],
+              stats: answerability.TermStats) -> dict[str, float]:
+    """evidence.py's estimate for each of ``papers`` (in retrieval order), by paper id."""
+    rows = [{"fused": rp.score, "rank": float(i), "dense": rp.dense or 0.0,
+             "ver": verified[rp.paper.paper_id],
+             **evidence.term_features(question, rp.paper, stats)}
+            for i, rp in enumerate(papers, 1)]
+    return dict(zip([rp.paper.paper_id for rp in papers], evidence.probabilities(rows),
+                    strict=True))
+
+
+def _agreeing(rel: Relevance, outcome: str, papers: Sequence[RetrievedPaper],
+              scores: dict[str, float]) -> Relevance:
     """Per-paper relevance that never contradicts the outcome."""
     if outcome != "answered":
         return replace(rel, relevant=False, relevant_ids=[], close_ids=[])
     if not rel.relevant_ids and papers:  # answerable by the model, weak per-paper evidence:
-        best = papers[0].paper.paper_id  # the best-ranked paper is what it answers from
+        best = max((rp.paper.paper_id for rp in papers[:DECIDE_OVER]),  # the best estimate
+                   key=lambda pid: scores.get(pid, 0.0))  # is what it answers from
         return replace(rel, relevant=True, relevant_ids=[best], close_ids=[best])
     return replace(rel, relevant=True)

@@ -32,11 +32,12 @@ RELATIVE_KEEP = 0.80  # "also related" in a one-paper answer: evidence this clos
 # Once the best paper is relevant, others join the list with weaker evidence (confidence > 0.27):
 # "which papers are about X" wants the second and third paper, not only the clearest one.
 LIST_MARGIN = -1.0
-# With the verifier's scores (0-1): a list holds the papers it scores at least V_LIST; a
-# one-paper answer's "also related" those at least V_CLOSE and RELATIVE_KEEP of the best.
-# V_LIST: the highest cut-off at which a survey (20 candidates, answer.pipeline.SURVEY_K) keeps
-# the recall `search` has at k 10, on the dev keyword questions (bench/survey_recall.py --sweep).
-V_LIST = 0.4
+# With the decision's estimates (0-1, evidence.py): a list holds the papers estimated at least
+# V_LIST; a one-paper answer's "also related" those at least V_CLOSE and RELATIVE_KEEP of the
+# best.
+# V_LIST: on the dev natural surveys (complete labels of 40-paper pools, bench/decision_fit.py
+# fit) the cut-off with the best recall at precision >= 0.7 among 20 candidates (0.673 at 0.718).
+V_LIST = 0.2
 V_CLOSE = 0.5
 
 
@@ -82,11 +83,12 @@ def _by_verifier(rel: Relevance, papers: Sequence[RetrievedPaper],
                  verified: Mapping[str, float]) -> Relevance:
     if not rel.relevant:
         return rel
-    scored = [(verified.get(rp.paper.paper_id, 0.0), rp.paper.paper_id) for rp in papers]
+    scored = sorted(((verified.get(rp.paper.paper_id, 0.0), rp.paper.paper_id)
+                     for rp in papers), key=lambda x: -x[0])  # best estimate first (stable)
     best_v = max(v for v, _ in scored)
     keep = [pid for v, pid in scored if v >= V_LIST]
     close = [pid for v, pid in scored if v >= V_CLOSE and v >= best_v * RELATIVE_KEEP]
-    top = max(scored)[1]  # the paper the verifier scores highest is always listed
+    top = scored[0][1]  # the paper with the highest estimate is always listed, first
     if top not in keep:
         keep.insert(0, top)
     if top not in close:
@@ -112,10 +114,10 @@ def judge(question: str, papers: Sequence[RetrievedPaper],
           verified: Mapping[str, float] | None = None) -> Relevance:
     """Is anything in ``papers`` about ``question``? Pure: the papers are left as they were.
 
-    ``verified``: the verifier's score of papers by id (decision.py). When given, it decides
-    which papers are listed: those it scores at least ``V_LIST`` (its best-scored paper
-    always), "close" those at least ``V_CLOSE`` and near the best score; the evidence above
-    still says whether anything is relevant at all."""
+    ``verified``: the decision's estimate of papers by id (decision.py, evidence.py). When
+    given, it decides which papers are listed, best estimate first: those estimated at least
+    ``V_LIST`` (the best one always), "close" those at least ``V_CLOSE`` and near the best
+    estimate; the evidence above still says whether anything is relevant at all."""
     if not papers:
         return Relevance(False, 0.0, 0.0, 0.0, [], [])
     if verified:

@@ -23,19 +23,46 @@ log = logging.getLogger(__name__)
 MODEL = PACKAGE_DIR / "data" / "verifier-int8.onnx"
 MAX_TOKENS = 160  # as trained (train/train_verifier.py --max-len)
 QUESTION_CHARS = 120  # a question of one long token: never more than the pair can hold
-# A one-paper answer whose paper the verifier scores below this names it as the closest match
-# rather than as the answer (0.5; on dev it hedges 29% of right answers and 70% of near misses
-# answered anyway: docs/evaluation.md).
-SURE = 0.5
 
 
 class Scorer(Protocol):
     def score(self, question: str, passages: Sequence[str]) -> list[float]: ...
 
 
-def passage(paper: Paper) -> str:
-    """What the verifier reads of a paper (as trained): its title and abstract."""
-    return f"{paper.title}. {paper.abstract}"
+WINDOW_CHARS = 560  # about what the pair leaves the passage (MAX_TOKENS less a question)
+
+
+def passage(paper: Paper, question: str = "") -> str:
+    """What the verifier reads of a paper (as trained): its title, then its abstract from the
+    sentence before the one that shares most words with the question (``window``): the pair
+    holds MAX_TOKENS, about the first 120 words of an abstract, so a word found only at the
+    end of a long abstract would otherwise never be read."""
+    return f"{paper.title}. {window(paper.abstract, question)}"
+
+
+def window(abstract: str, question: str) -> str:
+    """The abstract rotated to start one sentence before its best match with the question (the
+    sentences before it follow at the end); unchanged when it is short or nothing matches."""
+    if not question or len(abstract) <= WINDOW_CHARS:
+        return abstract
+    from assistant.textutil import content_words, split_sentences, stem
+
+    sents = split_sentences(abstract)
+    asked = {stem(w) for w in content_words(question)}
+    if len(sents) < 3 or not asked:
+        return abstract
+    shared = [len(asked & {stem(w) for w in content_words(s)}) for s in sents]
+    chars, reach = 0, 0  # the sentences the pair reads as it is
+    for s in sents:
+        chars += len(s) + 1
+        if chars > WINDOW_CHARS:
+            break
+        reach += 1
+    best = max(range(len(sents)), key=lambda i: (shared[i], -i))
+    if best < max(reach, 1) or shared[best] == 0:
+        return abstract  # its best match is read already
+    start = best - 1
+    return " ".join(sents[start:] + sents[:start])
 
 
 def available() -> bool:

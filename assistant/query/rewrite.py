@@ -2,8 +2,9 @@
 
 Only a question that cannot stand alone is rewritten (the detector is assistant/followup.py).
 
-Offline, a follow-up gets the previous turn's topic carried in: the papers the previous answer
-named (its **bold** titles), else the previous question's content words. With an LLM, the
+Offline, a follow-up gets the previous turn's topic carried in: the paper the previous answer was
+about (its first **bold** title; a comparison's or a list's first two), else the previous
+question's content words. With an LLM, the
 ``rewrite`` prompt asks for a standalone English search query (so questions in other languages
 retrieve English abstracts); it sees the conversation only for a follow-up, and the heuristic is
 the fallback for an empty reply.
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
     from assistant.llm.client import ChatModel
 
 _BOLD = re.compile(r"\*\*([^*]{3,200})\*\*")  # the titles an answer names
+# how the offline answerer opens a one-paper answer (answer/extractive.py)
+ONE_PAPER = ("The most relevant paper is", "The closest match is", "The abstract of")
 
 Turn = tuple[str, str]
 
@@ -40,6 +43,8 @@ def heuristic(question: str, history: Sequence[Turn]) -> str:
     refs = dangling_references(question) or ["no topic of its own"]
     asked = prev_q if has_cjk(prev_q) else " ".join(content_words(prev_q)) or prev_q
     titles = _BOLD.findall(prev_a)[:2]
+    if prev_a.startswith(ONE_PAPER):  # its "Also related" papers are not what it was about
+        titles = titles[:1]
     topic = asked if set(refs) <= ELLIPSES or not titles else " ".join(titles)
     return f"{question} {topic}".strip()
 

@@ -109,15 +109,16 @@ class RetrievedPaper:
     dense: float | None = None
     lexical: float | None = None
     chunk_ids: list[str] = field(default_factory=list)  # matched chunks, best first
-    # how well the paper answers the question, 0-1: the verifier's score, set by the decision
-    # (answer.pipeline.searched); None when it did not read the paper (or the question is in
-    # a language it does not read)
+    # the decision's 0-1 estimate that this is the paper the question asks about (retrieval
+    # and the verifier weighed together: judge/evidence.py), set by answer.pipeline.searched;
+    # None when it did not weigh the paper (or the question is in a language it does not read)
     verified: float | None = None
+    verifier: float | None = None  # the verifier's own 0-1 score, one of the estimate's inputs
 
 
 def best_first(papers: Sequence[RetrievedPaper]) -> list[RetrievedPaper]:
-    """Papers as they are shown (``search``, ``ask --json`` ``papers``): by the verifier's 0-1
-    score, best first; those it did not read after them, in retrieval order."""
+    """Papers as they are shown (``search``, ``ask --json`` ``papers``): by the decision's 0-1
+    estimate, best first; those it did not weigh after them, in retrieval order."""
     return sorted(papers, key=lambda rp: (rp.verified is None, -(rp.verified or 0.0), rp.rank))
 
 

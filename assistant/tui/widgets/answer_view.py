@@ -113,6 +113,9 @@ class AnswerView(Vertical, can_focus=True):
                 parts.append(Content.styled(text, "$text-success"))
         if answer.refused:
             parts.append(Content.styled("  nothing in the store answers this", "$text-warning"))
+        elif answer.outcome == "answered" and not answer.confident:
+            parts.append(Content.styled("  ? closest match: not sure it is the paper asked about",
+                                        "bold $text-warning"))
         if answer.cut:
             why = f" ({answer.cut_reason})" if answer.cut_reason else ""
             parts.append(Content.styled(f"  ✂ cut: stopped before the end{why}",

@@ -25,9 +25,10 @@ class Source:
 
 
 def sources_of(view: AnswerView) -> list[Source]:
-    """Cited papers, then the other retrieved ones, each group by the verifier's score (how
-    well the paper answers the question, 0-1), best first; papers it did not score (a question
-    in another language) keep their retrieval order after those it did."""
+    """Cited papers, then the other retrieved ones, each group by the decision's estimate (the
+    0-1 chance that it is the paper asked about: retrieval and the verifier together), best
+    first; papers it did not weigh (a question in another language) keep their retrieval order
+    after those it did."""
     scores = {rp.paper.paper_id: rp.verified for rp in view.retrieved}
     cited: list[Source] = []
     if view.answer is not None:
@@ -44,7 +45,7 @@ def _by_score(sources: list[Source]) -> list[Source]:
 
 
 def score_text(score: float | None) -> str:
-    """The verifier's score, 0-1, two decimals (blank when it did not score the paper)."""
+    """The decision's estimate, 0-1, two decimals (blank when it did not weigh the paper)."""
     if score is None:
         return "    "
     return f"{score:.2f}"

@@ -1,0 +1,84 @@
+"""Does this paper answer the question? Retrieval and the verifier weighed together, per paper.
+
+The verifier (verifier.py) reads a question with a paper; retrieval ranks papers by the words
+and the meaning they share with it. Each misleads alone: on a question in a researcher's own
+words the verifier scores every paper near zero, the right one included, while retrieval has it
+first by a wide margin; on a question made of an abstract's own words retrieval can rank a
+paper that only mentions them first. So each paper's estimate reads both:
+
+- the verifier's logit;
+- its retrieval rank (as 1/rank) and its fused score relative to the best one;
+- its lead: how far its fused score is above the best *other* paper's (a decisive margin is
+  positive for the first paper only);
+- its dense cosine;
+- the share of the question's specific vocabulary it holds, each term weighted by its rarity
+  in the store (as answerability.py weighs it), and the share of the method names it holds.
+
+``W_PAPER`` is a logistic model fitted by ``bench/decision_fit.py`` on dev questions (natural
+questions over two collections, SciFact claims; each with its paper in the store, dropped, or
+held out, and questions from another field): its output is calibrated as the chance that this
+paper is the one the question asks about. The decision (decision.py) names the paper with the
+highest estimate first, and its estimate decides answered, hedged or near miss.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from assistant.sources.titles import names_in
+
+if TYPE_CHECKING:
+    from assistant.paper import Paper
+
+CANDIDATES = 6  # papers a one-paper question weighs (decision.DECIDE_OVER, ask's k)
+FEATURES = ("ver_logit", "inv_rank", "fused_rel", "fused_lead", "dense", "wcov", "names")
+# fitted by bench/decision_fit.py on dev (feature order as FEATURES, bias last)
+W_PAPER: tuple[float, ...] = (0.573, 2.887, -0.194, 1.693, 1.739, 1.782, 0.19, -2.465)
+
+
+def _logit(p: float) -> float:
+    p = min(max(p, 1e-4), 1 - 1e-4)
+    return math.log(p / (1 - p))
+
+
+def term_features(question: str, paper: Paper, stats: Any) -> dict[str, float]:
+    """The paper's share of the question's rare-term weight, and of its method names."""
+    from assistant.index.chunk_index import tokenize
+    from assistant.judge.answerability import query_terms
+
+    terms = query_terms(question)
+    idf = stats.idf(terms)
+    total = sum(idf.values()) or 1.0
+    text = f"{paper.title} {paper.abstract}"
+    have = set(tokenize([text])[0])
+    wcov = sum(w for t, w in idf.items() if t in have) / total if terms else 0.0
+    names = names_in(question)
+    low = text.lower()
+    found = sum(1 for n in names if n in low) / len(names) if names else 0.0
+    return {"wcov": wcov, "names": found}
+
+
+def features(rows: Sequence[Mapping[str, float]]) -> list[list[float]]:
+    """One feature vector per candidate (``rows`` in retrieval order: ``fused``, ``rank``,
+    ``dense``, ``ver``, ``wcov``, ``names``)."""
+    fused = [float(r["fused"]) for r in rows]
+    top = max(fused, default=0.0) or 1.0
+    out = []
+    for i, r in enumerate(rows):
+        other = max((f for j, f in enumerate(fused) if j != i), default=0.0)
+        out.append([_logit(float(r["ver"])), 1.0 / float(r["rank"]), fused[i] / top,
+                    (fused[i] - other) / top, float(r["dense"]), float(r["wcov"]),
+                    float(r["names"])])
+    return out
+
+
+def probabilities(rows: Sequence[Mapping[str, float]], weights: Sequence[float] = W_PAPER
+                  ) -> list[float]:
+    """Each candidate's calibrated chance of being the paper asked about."""
+    out = []
+    for x in features(rows):
+        z = sum(w * v for w, v in zip(weights, x, strict=False)) + weights[-1]
+        out.append(1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z)))))
+    return out
