@@ -74,12 +74,10 @@ def questions() -> list[dict[str, Any]]:
 def candidates(retr: Retriever, stats: Any, q: str, k: int) -> list[dict[str, Any]]:
     papers = retr.search(q, k=k).papers
     probs = shared().score(q, [passage(rp.paper, q) for rp in papers])
-    rows = []
-    for rp, v in zip(papers, probs, strict=True):
-        rows.append({"pid": rp.paper.paper_id, "rank": rp.rank, "fused": rp.score,
-                     "dense": rp.dense or 0.0, "lexical": rp.lexical or 0.0, "ver": v,
-                     **evidence.term_features(q, rp.paper, stats)})
-    return rows
+    terms = evidence.term_features(q, [rp.paper for rp in papers], stats)
+    return [{"pid": rp.paper.paper_id, "rank": rp.rank, "fused": rp.score,
+             "dense": rp.dense or 0.0, "lexical": rp.lexical or 0.0, "ver": v, **tf}
+            for rp, v, tf in zip(papers, probs, terms, strict=True)]
 
 
 def collect(args: argparse.Namespace) -> int:
@@ -156,10 +154,11 @@ def collect_surveys(args: argparse.Namespace) -> int:
             plain = [rp.paper.paper_id for rp in retr.search(q["question"], k=10).papers]
             probs = shared().score(q["question"],
                                    [passage(rp.paper, q["question"]) for rp in papers])
+            terms = evidence.term_features(q["question"], [rp.paper for rp in papers],
+                                           stats[q["collection"]])
             rows = [{"pid": rp.paper.paper_id, "rank": rp.rank, "fused": rp.score,
-                     "dense": rp.dense or 0.0, "lexical": rp.lexical or 0.0, "ver": v,
-                     **evidence.term_features(q["question"], rp.paper, stats[q["collection"]])}
-                    for rp, v in zip(papers, probs, strict=True)]
+                     "dense": rp.dense or 0.0, "lexical": rp.lexical or 0.0, "ver": v, **tf}
+                    for rp, v, tf in zip(papers, probs, terms, strict=True)]
             fh.write(json.dumps({"id": q["id"], "labels": q["labels"], "rows": rows,
                                  "search10": plain}) + "\n")
     return 0

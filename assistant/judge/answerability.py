@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from assistant.sources.titles import names_in
+from assistant.textutil import has_cjk
 
 if TYPE_CHECKING:
     from assistant.search.retrieval import RetrievedPaper
@@ -134,7 +135,6 @@ def query_terms(question: str) -> list[str]:
     """The question's specific terms, as BM25 stems them; the English side reads only the
     English words of a question in another language (its other words are never in the store)."""
     from assistant.index.chunk_index import tokenize
-    from assistant.textutil import has_cjk
 
     return [t for t in dict.fromkeys(tokenize([question])[0])
             if t not in _GENERIC and not has_cjk(t)]

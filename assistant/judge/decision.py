@@ -55,8 +55,7 @@ class Verdict:
     def best(self) -> str | None:
         """The paper a one-paper answer names first: the highest estimate among the first
         ``DECIDE_OVER`` (``scores`` keeps retrieval's order); None when nothing was weighed."""
-        first = list(self.scores)[:DECIDE_OVER]
-        return max(first, key=self.scores.__getitem__) if first else None
+        return best_of(list(self.scores), self.scores)
 
     @property
     def answered(self) -> bool:
@@ -139,13 +138,20 @@ def decide(question: str, papers: Sequence[RetrievedPaper], *, index: Any,
                    scores, raw, confident)
 
 
+def best_of(ids: Sequence[str], scores: dict[str, float]) -> str | None:
+    """The highest estimate among the first ``DECIDE_OVER`` of ``ids`` (in retrieval order; a
+    tie, or no estimates at all, goes to the better-ranked paper)."""
+    first = list(ids)[:DECIDE_OVER]
+    return max(first, key=lambda pid: scores.get(pid, 0.0)) if first else None
+
+
 def estimates(question: str, papers: Sequence[RetrievedPaper], verified: dict[str, float],
               stats: answerability.TermStats) -> dict[str, float]:
     """evidence.py's estimate for each of ``papers`` (in retrieval order), by paper id."""
+    terms = evidence.term_features(question, [rp.paper for rp in papers], stats)
     rows = [{"fused": rp.score, "rank": float(i), "dense": rp.dense or 0.0,
-             "ver": verified[rp.paper.paper_id],
-             **evidence.term_features(question, rp.paper, stats)}
-            for i, rp in enumerate(papers, 1)]
+             "ver": verified[rp.paper.paper_id], **tf}
+            for i, (rp, tf) in enumerate(zip(papers, terms, strict=True), 1)]
     return dict(zip([rp.paper.paper_id for rp in papers], evidence.probabilities(rows),
                     strict=True))
 
@@ -156,7 +162,7 @@ def _agreeing(rel: Relevance, outcome: str, papers: Sequence[RetrievedPaper],
     if outcome != "answered":
         return replace(rel, relevant=False, relevant_ids=[], close_ids=[])
     if not rel.relevant_ids and papers:  # answerable by the model, weak per-paper evidence:
-        best = max((rp.paper.paper_id for rp in papers[:DECIDE_OVER]),  # the best estimate
-                   key=lambda pid: scores.get(pid, 0.0))  # is what it answers from
+        ids = [rp.paper.paper_id for rp in papers]
+        best = best_of(ids, scores) or ids[0]  # the best estimate is what it answers from
         return replace(rel, relevant=True, relevant_ids=[best], close_ids=[best])
     return replace(rel, relevant=True)

@@ -27,6 +27,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from assistant.judge.answerability import query_terms
 from assistant.sources.titles import names_in
 
 if TYPE_CHECKING:
@@ -43,21 +44,24 @@ def _logit(p: float) -> float:
     return math.log(p / (1 - p))
 
 
-def term_features(question: str, paper: Paper, stats: Any) -> dict[str, float]:
-    """The paper's share of the question's rare-term weight, and of its method names."""
+def term_features(question: str, papers: Sequence[Paper], stats: Any) -> list[dict[str, float]]:
+    """Each paper's share of the question's rare-term weight, and of its method names (the
+    question's terms, their weights and its names are read once for all the papers)."""
     from assistant.index.chunk_index import tokenize
-    from assistant.judge.answerability import query_terms
 
     terms = query_terms(question)
     idf = stats.idf(terms)
     total = sum(idf.values()) or 1.0
-    text = f"{paper.title} {paper.abstract}"
-    have = set(tokenize([text])[0])
-    wcov = sum(w for t, w in idf.items() if t in have) / total if terms else 0.0
     names = names_in(question)
-    low = text.lower()
-    found = sum(1 for n in names if n in low) / len(names) if names else 0.0
-    return {"wcov": wcov, "names": found}
+    out = []
+    for paper in papers:
+        text = f"{paper.title} {paper.abstract}"
+        have = set(tokenize([text])[0])
+        wcov = sum(w for t, w in idf.items() if t in have) / total if terms else 0.0
+        low = text.lower()
+        found = sum(1 for n in names if n in low) / len(names) if names else 0.0
+        out.append({"wcov": wcov, "names": found})
+    return out
 
 
 def features(rows: Sequence[Mapping[str, float]]) -> list[list[float]]:

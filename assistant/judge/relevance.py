@@ -85,7 +85,7 @@ def _by_verifier(rel: Relevance, papers: Sequence[RetrievedPaper],
         return rel
     scored = sorted(((verified.get(rp.paper.paper_id, 0.0), rp.paper.paper_id)
                      for rp in papers), key=lambda x: -x[0])  # best estimate first (stable)
-    best_v = max(v for v, _ in scored)
+    best_v = scored[0][0]
     keep = [pid for v, pid in scored if v >= V_LIST]
     close = [pid for v, pid in scored if v >= V_CLOSE and v >= best_v * RELATIVE_KEEP]
     top = scored[0][1]  # the paper with the highest estimate is always listed, first
