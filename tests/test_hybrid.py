@@ -83,7 +83,7 @@ def test_filters_apply_to_both_sides(small_store, filters, expected):
 def test_filters_are_read_from_the_question():
     venues, years = {"icml", "neurips"}, {2019, 2021}
     f = infer("NeurIPS 2019 papers on efficient transformers", venues=venues, years=years)
-    assert (f.venue, f.year) == ("neurips", 2019)
+    assert (f.venue, f.year) == ("NeurIPS", 2019)
     assert infer("papers from 2020 on x", venues=venues, years=years).year is None  # not held
     both = infer("ICML or NeurIPS papers on x", venues=venues, years=years)
     assert both.venue is None  # ambiguous: no filter
@@ -91,11 +91,41 @@ def test_filters_are_read_from_the_question():
     assert explicit.venue == "icml"
 
 
+@pytest.mark.parametrize(("question", "year"), [
+    ("Which models were trained on CoNLL 2003 for tagging?", None),  # a year inside a name
+    ("How do the ImageNet 2012 results compare?", None),
+    ("Any work from 2003 on tagging?", 2003),
+    ("2003 papers about tagging", 2003),
+    ("What did ICML 2003 publish on tagging?", 2003),
+    ("Tagging methods published in 2003?", 2003),
+])
+def test_a_year_is_a_filter_only_where_it_qualifies_the_papers(question, year):
+    f = infer(question, venues={"icml"}, years={2003, 2012})
+    assert f.year == year
+
+
+def test_a_filter_read_from_the_question_never_hides_the_answer(small_store):
+    retriever = Retriever(store=small_store)
+    answerer = build_answerer(load_settings(), embedder=small_store.embedder)
+    # the zebra paper is from 2019: a 2021 filter read from the question would leave nothing
+    result = answer("How do zebra stripes cool the animal in the savanna? 2021 papers please",
+                    retriever=retriever, answerer=answerer)
+    assert result.outcome == "answered"
+    assert result.citations[0].paper.paper_id == "p1"
+    assert result.filters_dropped == {"year": 2021} and result.filters == {}
+    assert result.text.startswith("(No papers from 2021 answer")
+    # applied, it is said
+    kept = answer("Which NeurIPS 2019 papers cover transformers?", retriever=retriever,
+                  answerer=answerer)
+    assert kept.filters_read == {"venue": "NeurIPS", "year": 2019} and not kept.filters_dropped
+    assert kept.text.startswith("(Searched only papers from 2019 at NeurIPS")
+
+
 def test_a_question_naming_a_venue_and_year_is_filtered(small_store):
     retriever = Retriever(store=small_store)
     result = answer("Which NeurIPS 2019 papers cover transformers?", retriever=retriever,
                     answerer=build_answerer(load_settings(), embedder=small_store.embedder))
-    assert result.filters == {"venue": "neurips", "year": 2019}
+    assert result.filters == {"venue": "NeurIPS", "year": 2019}
     assert {rp.paper.paper_id for rp in result.papers} == {"p4"}
 
 

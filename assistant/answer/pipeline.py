@@ -17,7 +17,7 @@ import asyncio
 import logging
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from assistant.answer.extractive import ExtractiveAnswerer
@@ -60,6 +60,8 @@ class Searched:
     filters: Filters | None
     leads: int  # a comparison's sides, first in ``retrieval.papers``
     verdict: Verdict
+    applied: dict[str, Any] = field(default_factory=dict)  # filters read from the question
+    dropped: dict[str, Any] = field(default_factory=dict)  # ... and dropped: nothing passed
 
 
 def asked(question: str) -> str:
@@ -78,9 +80,27 @@ def searched(question: str, search_query: str, *, retriever: Retriever, k: int =
     and the chat call this, so they rank and decide alike."""
     question, search_query = asked(question), asked(search_query)
     retriever.check_filters(filters)  # the user's own filters; inferred ones always match
+    explicit = filters
     if infer_filters:
         venues, years = retriever.facets()
         filters = query_filters.infer(question, venues=venues, years=years, explicit=filters)
+    applied = query_filters.read(explicit, filters)
+    found = _search_and_decide(question, query_filters.stripped(search_query, applied),
+                               retriever=retriever, k=k, filters=filters)
+    if applied and found.verdict.outcome != "answered":
+        # a filter read from the question must never hide the answer ("trained on CoNLL
+        # 2003" is no year filter): without it, does the collection answer?
+        wider = _search_and_decide(question, search_query, retriever=retriever, k=k,
+                                   filters=explicit)
+        if wider.verdict.outcome == "answered":
+            wider.dropped = applied
+            return wider
+    found.applied = applied
+    return found
+
+
+def _search_and_decide(question: str, search_query: str, *, retriever: Retriever, k: int,
+                       filters: Filters | None) -> Searched:
     listing = is_list_question(question)
     diversity = retriever.mmr_lambda if listing else None
     if listing:  # a survey lists every paper the verifier calls on topic among more candidates
@@ -93,9 +113,6 @@ def searched(question: str, search_query: str, *, retriever: Retriever, k: int =
     for rp in retrieval.papers:
         rp.verified = verdict.scores.get(rp.paper.paper_id)
         rp.verifier = verdict.verifier.get(rp.paper.paper_id)
-    # Re-ranking by the verifier (judge.verifier.reranked) is off: on the test halves it moved
-    # SciFact nDCG@10 0.737 -> 0.743 and TL;DR -> paper 0.939 -> 0.928 (bench/rerank.py,
-    # bench/results/rerank.json), so retrieval's order stands.
     return Searched(retrieval, filters, len(sides), verdict)
 
 
@@ -123,7 +140,11 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     extra: dict[str, Any] = {"search_query": search_query, "outcome": verdict.outcome,
              "confident": verdict.confident,
              "answerability": decision.to_dict(),
-             "filters": {k: v for k, v in asdict(filters).items() if v} if filters else {}}
+             "filters": {k: v for k, v in asdict(filters).items() if v} if filters else {},
+             "filters_read": {**found.applied, **found.dropped},
+             "filters_dropped": found.dropped}
+    note = query_filters.notice(found.applied, found.dropped)
+    lead = f"{note}\n\n" if note else ""
     # a near miss goes to an LLM too (it may find the answer among the closest papers, or say
     # NONE); the offline answerer composes it
     llm_near = (decision.outcome == "near_miss" and answerer.reads_near_misses
@@ -132,6 +153,7 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
         result = _unanswered(question, retrieval, retriever=retriever,
                              answerer=answerer, timings=timings, relevance=rel.to_dict(),
                              **extra)
+        result.text = lead + result.text
         yield Delta(result.text)
         timings["total_ms"] = (time.perf_counter() - t0) * 1000
         if ground:
@@ -150,6 +172,8 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     t1 = time.perf_counter()
     first: float | None = None
     cut_reason = ""
+    if lead:
+        yield Delta(lead)
     try:
         async for raw in answerer.stream_answer(question, sources, history, near_miss=llm_near,
                                                 hedged=not (llm_near or verdict.confident)):
@@ -175,13 +199,14 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
         result = _unanswered(question, retrieval, retriever=retriever, answerer=answerer,
                              timings=timings, relevance={**rel.to_dict(), "relevant": False},
                              **extra)
-        yield Delta(result.text)
+        yield Delta(result.text)  # the notice was streamed before the model's answer
+        result.text = lead + result.text
         if ground:
             _ground(result, retriever)
         timings["total_ms"] = (time.perf_counter() - t0) * 1000
         yield Finished(result)
         return
-    text = tidy("".join(parts)).strip()
+    text = lead + tidy("".join(parts)).strip()
     citations = [Citation(filt.mapping[n], sources[n - 1].paper) for n in filt.order]
     refused = not citations and not cut_reason  # an answer cites the sources it answers from
     relevance = rel.to_dict()

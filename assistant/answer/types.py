@@ -60,6 +60,10 @@ class Answer:
     confident: bool = False
     answerability: dict[str, Any] = field(default_factory=dict)
     filters: dict[str, Any] = field(default_factory=dict)
+    # filters read from the question (``filters`` holds them when applied); ``filters_dropped``:
+    # read, but nothing passing them answered, so every paper was searched (the text says so)
+    filters_read: dict[str, Any] = field(default_factory=dict)
+    filters_dropped: dict[str, Any] = field(default_factory=dict)
     grounding: grounding.Grounding | None = None  # per-sentence support and attribution
 
     def references(self) -> str:
@@ -95,6 +99,8 @@ class Answer:
             "relevance": self.relevance,
             "search_query": self.search_query,
             "filters": self.filters,
+            "filters_read": self.filters_read,
+            "filters_dropped": self.filters_dropped,
             **(self.grounding.to_dict() if self.grounding else
                {"sentences": [], "attribution": None}),
         }

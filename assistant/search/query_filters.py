@@ -1,7 +1,14 @@
 """Filters read from the question itself: "ICML 2019 papers on ...", "from NeurIPS", "in 2021".
 
-Only unambiguous mentions count: a venue that the store holds (as a whole word) and a year
-that the store holds. Explicit flags always win.
+Only unambiguous mentions count: a venue that the store holds (as a whole word), and a year
+that the store holds *where it qualifies the papers*: after a held venue ("NeurIPS 2018"),
+after "from", "in", "of", "during", "since", "year" ("papers from 2017"), or before "paper(s)",
+"work", "submissions" ("2018 papers"). A year inside a name ("trained on CoNLL 2003", "the
+ImageNet 2012 results") is part of the question, not a filter. Explicit flags always win.
+
+``infer`` returns the filters to search with; ``read`` says which of them came from the
+question (``pipeline.searched`` drops those again when nothing passing them answers, and the
+answer says what it did: ``notice``).
 """
 
 from __future__ import annotations
@@ -9,19 +16,84 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Iterable
+from typing import Any
 
 from assistant.search.retrieval import Filters
 
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
+_BEFORE = frozenset(["from", "in", "of", "during", "since", "year", "years", "published", "at",
+                     "circa", "around"])
+_AFTER = frozenset(["paper", "papers", "work", "works", "submission", "submissions", "article",
+                    "articles", "publication", "publications", "proceedings", "edition"])
+_WORD = re.compile(r"[\w'’-]+")
+
+
+def _qualifying_years(question: str, venues: set[str]) -> set[int]:
+    """Years that qualify the papers asked about, as the module docstring says."""
+    out: set[int] = set()
+    for m in _YEAR.finditer(question):
+        before = _WORD.findall(question[: m.start()])
+        after = _WORD.findall(question[m.end():])
+        prev = before[-1].lower().rstrip("'’") if before else ""
+        nxt = after[0].lower() if after else ""
+        if prev in _BEFORE or prev in venues or nxt in _AFTER:
+            out.add(int(m.group(1)))
+    return out
 
 
 def infer(question: str, *, venues: Iterable[str], years: Iterable[int],
           explicit: Filters | None = None) -> Filters:
     explicit = explicit or Filters()
-    found_venues = sorted({v for v in venues if v and re.search(
-        rf"(?<![\w-]){re.escape(v)}(?![\w-])", question, re.IGNORECASE)})
+    venues = [v for v in venues if v]
+    matches = (re.search(rf"(?<![\w-]){re.escape(v)}(?![\w-])", question, re.IGNORECASE)
+               for v in venues)  # as the question spells it (venues match in any case)
+    found_venues = sorted({m.group(0) for m in matches if m})
     year_set = set(years)
-    found_years = sorted({int(y) for y in _YEAR.findall(question) if int(y) in year_set})
+    found_years = sorted(_qualifying_years(question, {v.lower() for v in venues}) & year_set)
     venue = explicit.venue or (found_venues[0] if len(found_venues) == 1 else None)
     year = explicit.year or (found_years[0] if len(found_years) == 1 else None)
     return dataclasses.replace(explicit, venue=venue, year=year)
+
+
+def read(explicit: Filters | None, inferred: Filters | None) -> dict[str, Any]:
+    """The filters ``infer`` added to the user's own: {"venue": ..., "year": ...}."""
+    if inferred is None:
+        return {}
+    explicit = explicit or Filters()
+    return {k: getattr(inferred, k) for k in ("venue", "year")
+            if getattr(inferred, k) and not getattr(explicit, k)}
+
+
+def stripped(query: str, applied: dict[str, Any]) -> str:
+    """The query without the venue and year the filters now carry ("Which NeurIPS 2019 papers
+    cover transformers?" -> "Which papers cover transformers?"): they are no topic words, and
+    no abstract holds them."""
+    out = query
+    if applied.get("venue"):
+        out = re.sub(rf"(?<![\w-]){re.escape(str(applied['venue']))}(?![\w-])", " ", out,
+                     flags=re.IGNORECASE)
+    if applied.get("year"):
+        out = re.sub(rf"(?<!\d){int(applied['year'])}(?!\d)", " ", out)
+    out = " ".join(out.split())
+    return out if any(ch.isalnum() for ch in out) else query
+
+
+def described(fields: dict[str, Any]) -> str:
+    """"papers from 2018 at NeurIPS" for the answer's notice."""
+    parts = ["papers"]
+    if fields.get("year"):
+        parts.append(f"from {fields['year']}")
+    if fields.get("venue"):
+        parts.append(f"at {fields['venue']}")
+    return " ".join(parts)
+
+
+def notice(applied: dict[str, Any], dropped: dict[str, Any]) -> str:
+    """One line the answer opens with when the question itself set a filter."""
+    if dropped:
+        return (f"(No {described(dropped)} answer this, so every paper was searched; the "
+                "filter was read from the question.)")
+    if applied:
+        return (f"(Searched only {described(applied)}: read from the question. "
+                "Reword it to search every paper.)")
+    return ""
