@@ -3,15 +3,15 @@
     python bench/calibrate_relevance.py [--stores bench/stores] [--n 200]   # dev: fit, tune
     python bench/calibrate_relevance.py --split test   # the test figures, once (bench/report.py)
 
-Three stores, each asked questions whose answer it holds and questions whose answer it does not:
-- the bundled ICML 2026 list: in = evals/icml2026.yaml answerable questions (English, one
-  turn); out = its `refuse` questions (near misses and off-domain) and SciFact claims;
+Three stores of the fit venues and SciFact, each asked questions whose answer it holds and
+questions whose answer it does not (nothing of the bundled ICML list, an unseen venue):
 - SciFact (collection beir-scifact, ingested by `make bench-scifact`): in = its train claims
-  (each has a judged abstract); out = ICML suite questions and titles of ML papers
-  (ml-abstracts papers whose ``uid`` is in the part);
+  (each has a judged abstract); out = titles of fit-venue ML papers (ml-abstracts papers whose
+  ``uid`` is in the part, ``splits.corpus_part``) and ml-large TL;DR questions;
 - ml-large (evals/make_large_suite.py --ingest): in = TL;DR questions of papers in the store;
-  out = SciFact claims. (Its held-out-paper questions are reported, not fitted: telling a near
-  miss from an answer needs features these two are not; that is the answerability issue.)
+  out = SciFact claims. (Its held-out-paper questions are reported, not fitted.)
+- ml-theory (COLT, UAI; evals/natural/make_batches.py --ingest): in = the natural lookups
+  (evals/natural) of the part; out = SciFact claims.
 
 Every question, claim and title is dev or test by the one split registry
 (assistant/evaluation/splits.py: the split files in evals/splits/, ``paper_part(uid)`` for the
@@ -42,14 +42,13 @@ from report import split_option, write_results  # noqa: E402
 
 from assistant.evaluation.beir import load_queries  # noqa: E402
 from assistant.evaluation.metrics import fit_logistic  # noqa: E402
-from assistant.evaluation.splits import paper_part  # noqa: E402
+from assistant.evaluation.splits import corpus_part  # noqa: E402
 from assistant.evaluation.suite import load_suite  # noqa: E402
 from assistant.index.embeddings import LocalEmbedder  # noqa: E402
 from assistant.index.store import PaperStore  # noqa: E402
 from assistant.judge import relevance  # noqa: E402
 from assistant.judge.relevance import coverage, judge  # noqa: E402
 from assistant.search.retrieval import Retriever  # noqa: E402
-from assistant.sources.corpus import bundled_papers  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 
@@ -83,6 +82,17 @@ def suite_questions(name: str, split: str) -> tuple[list[str], list[str], list[s
     return answerable, refuse, held
 
 
+def natural_lookups(collection: str, split: str) -> list[str]:
+    """The natural lookups (evals/natural) of one collection and part."""
+    part = set(json.loads((ROOT / "evals" / "splits" / "natural.json").read_text())[split])
+    out = []
+    for line in (ROOT / "evals" / "natural" / "questions.jsonl").read_text().splitlines():
+        q = json.loads(line)
+        if q["id"] in part and q["kind"] == "lookup" and q["collection"] == collection:
+            out.append(q["question"])
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--stores", type=Path, default=ROOT / "bench" / "stores")
@@ -92,32 +102,29 @@ def main() -> None:
     split = args.split
     rng = random.Random(0)
     emb = LocalEmbedder()
-    icml_path = args.stores / "calib-icml"
-    icml = PaperStore(collection="icml2026", embedder=emb, path=icml_path, create=True)
-    icml.ingest(bundled_papers(), source="bundled:icml2026")
     sci = PaperStore(collection="beir-scifact", embedder=emb, path=args.stores)
     large = PaperStore(collection="ml-large", embedder=emb, path=args.stores)
+    theory = PaperStore(collection="ml-theory", embedder=emb, path=args.stores)
     claims = load_queries(SHARED / "bench" / "scifact" / "queries_train.jsonl")
     sci_split = json.loads((ROOT / "evals" / "splits" / "scifact-train.json").read_text())
     with (SHARED / "corpus" / "ml-abstracts.jsonl").open() as fh:
         records = [json.loads(line) for line in fh]
-    titles = [r["title"] for r in records if paper_part(str(r["uid"])) == split]
-    retrievers = {"icml": Retriever(store=icml), "scifact": Retriever(store=sci),
-                  "ml-large": Retriever(store=large)}
+    titles = [r["title"] for r in records if corpus_part(r) == split]  # fit venues only
+    retrievers = {"scifact": Retriever(store=sci), "ml-large": Retriever(store=large),
+                  "ml-theory": Retriever(store=theory)}
     rows: list[tuple[str, str, int, float, float, bool, bool]] = []
-    icml_in, icml_out, _ = suite_questions("icml2026", split)
     large_in, _, large_held = suite_questions("ml-large", split)
+    theory_in = natural_lookups("ml-theory", split)
     sci_claims = [claims[q] for q in sci_split[split] if q in claims]
     groups = {
-        ("icml", "answerable", 1): icml_in,
-        ("icml", "suite refuse", 0): icml_out,
-        ("icml", "scifact claim", 0): rng.sample(sci_claims, min(args.n, len(sci_claims))),
         ("scifact", "claim", 1): rng.sample(sci_claims, min(args.n, len(sci_claims))),
         ("scifact", "ML title", 0): rng.sample(titles, min(args.n, len(titles))),
-        ("scifact", "icml question", 0): icml_in + icml_out,
+        ("scifact", "ML question", 0): rng.sample(large_in, min(args.n, len(large_in))),
         ("ml-large", "tldr in store", 1): rng.sample(large_in, min(args.n, len(large_in))),
         ("ml-large", "scifact claim", 0): rng.sample(sci_claims, min(args.n, len(sci_claims))),
         ("ml-large", "tldr held out", -1): large_held,
+        ("ml-theory", "natural lookup", 1): rng.sample(theory_in, min(args.n, len(theory_in))),
+        ("ml-theory", "scifact claim", 0): rng.sample(sci_claims, min(args.n, len(sci_claims))),
     }
     for (store, group, label), questions in groups.items():
         for q in questions:

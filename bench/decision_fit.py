@@ -30,7 +30,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from answerability import suite_items
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -44,7 +43,6 @@ from assistant.judge import answerability as ans  # noqa: E402
 from assistant.judge import evidence  # noqa: E402
 from assistant.judge.verifier import passage, shared  # noqa: E402
 from assistant.search.retrieval import Retriever  # noqa: E402
-from assistant.sources.corpus import bundled_papers  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 CACHE = ROOT / "bench" / "stores" / "decision-dev.cache.jsonl"
@@ -52,6 +50,7 @@ SURVEY_CACHE = ROOT / "bench" / "stores" / "surveys-dev.cache.jsonl"
 IDS = ROOT / "bench" / "stores" / "decision-dev.ids.json"
 CHUNKS: dict[str, int] = {}  # chunks per store (answerability.oov_weight), filled by fit
 CANDIDATES = evidence.CANDIDATES
+SMALL, SMALL_COLLECTION = 19, "fit-small"  # a small store, as the bundled list is
 ENGLISH = ("lookup", "fact", "followup", "absent", "compare")
 
 
@@ -71,6 +70,26 @@ def questions() -> list[dict[str, Any]]:
     return out
 
 
+def small_store(stores: Path, large: Retriever, items: list[dict[str, Any]],
+                rng: random.Random) -> tuple[PaperStore, list[dict[str, Any]]]:
+    """SMALL papers of ml-large (dev, each with a natural lookup) in a store of their own, and
+    the rows asked of it: their questions in store, 100 other dev questions absent."""
+    on_large = [i for i in items if i["store"] == "ml-large" and i["group"] == "in store"]
+    ids = sorted({i["want"] for i in on_large})
+    chosen = set(rng.sample(ids, SMALL))
+    papers = large.store.papers(sorted(chosen))
+    store = PaperStore(collection=SMALL_COLLECTION, embedder=large.store.embedder,
+                       path=stores / "calib-small", create=True)
+    if {p.paper_id for p in store.papers()} != chosen:
+        store.ingest(papers, source="decision_fit:small")
+    out = [{**i, "id": f"{i['id']}@small", "store": "small"}
+           for i in on_large if i["want"] in chosen]
+    others = [i for i in items if i["store"] != "beir-scifact" and i.get("want") not in chosen]
+    out += [{**i, "id": f"{i['id']}@small", "store": "small", "want": None, "group": "absent"}
+            for i in rng.sample(others, 100)]
+    return store, out
+
+
 def candidates(retr: Retriever, stats: Any, q: str, k: int) -> list[dict[str, Any]]:
     papers = retr.search(q, k=k).papers
     probs = shared().score(q, [passage(rp.paper, q) for rp in papers])
@@ -84,21 +103,15 @@ def collect(args: argparse.Namespace) -> int:
     emb = LocalEmbedder()
     stores = {c: Retriever(store=PaperStore(collection=c, embedder=emb, path=args.stores))
               for c in ("ml-large", "ml-theory", "beir-scifact")}
-    icml = PaperStore(collection="icml2026", embedder=emb, path=args.stores / "calib-icml",
-                      create=True)
-    icml.ingest(bundled_papers(), source="bundled:icml2026")
-    stores["icml"] = Retriever(store=icml)
     stats = {c: ans.TermStats(r.index()) for c, r in stores.items()}
     rng = random.Random(5)
     items = questions()
-    # a collection of 19 papers: the ICML suite's dev cases, and ML questions it has no paper for
-    for q, label, ids in suite_items("icml2026", "dev", icml.papers()):
-        items.append({"id": f"icml-{len(items)}", "store": "icml", "q": q,
-                      "want": sorted(ids)[0] if ids else None, "wants": sorted(ids),
-                      "group": ("in store", "absent", "off-domain")[2 - label]})
-    for it in rng.sample(items[:len(questions())], 100):
-        items.append({**it, "id": f"{it['id']}@icml", "store": "icml", "want": None,
-                      "wants": [], "group": "absent"})
+    # a small collection (as the bundled list is): SMALL dev papers of ml-large that natural
+    # lookups ask about, asked those questions and ML questions it has no paper for
+    small, small_items = small_store(args.stores, stores["ml-large"], items, rng)
+    stores["small"] = Retriever(store=small)
+    stats["small"] = ans.TermStats(stores["small"].index())
+    items += small_items
     claims = load_queries(SHARED / "bench" / "scifact" / "queries_train.jsonl")
     qrels = load_qrels(SHARED / "bench" / "scifact" / "qrels_train_cited.tsv")
     sci_dev = [c for c in json.loads((ROOT / "evals" / "splits" / "scifact-train.json")
@@ -107,11 +120,11 @@ def collect(args: argparse.Namespace) -> int:
         items.append({"id": f"claim-{c}", "store": "beir-scifact", "q": claims[c],
                       "want": sorted(qrels[c])[0], "wants": sorted(qrels[c]),
                       "group": "in store"})
-    for coll in ("ml-large", "ml-theory", "icml"):
+    for coll in ("ml-large", "ml-theory", "small"):
         for c in rng.sample(sci_dev, min(80, len(sci_dev))):
             items.append({"id": f"claim-{c}@{coll}", "store": coll, "q": claims[c],
                           "want": None, "group": "off-domain"})
-    ml = [i for i in items if i["store"] != "beir-scifact" and i["group"] == "in store"]
+    ml = [i for i in items if i["store"] in ("ml-large", "ml-theory") and i["group"] == "in store"]
     for i in rng.sample(ml, min(160, len(ml))):
         items.append({**i, "id": f"{i['id']}@scifact", "store": "beir-scifact", "want": None,
                       "group": "off-domain"})
@@ -210,7 +223,7 @@ def fit(args: argparse.Namespace) -> int:
     for name, coll, path in (("ml-large", "ml-large", args.stores),
                              ("ml-theory", "ml-theory", args.stores),
                              ("beir-scifact", "beir-scifact", args.stores),
-                             ("icml", "icml2026", args.stores / "calib-icml")):
+                             ("small", SMALL_COLLECTION, args.stores / "calib-small")):
         retr = Retriever(store=PaperStore(collection=coll, embedder=emb, path=path))
         CHUNKS[name] = ans.TermStats(retr.index()).n
     wanted = set(json.loads(IDS.read_text()))

@@ -43,6 +43,7 @@ from report import check_fit, split_option, write_results  # noqa: E402
 
 from assistant.answer.extractive import third_person  # noqa: E402
 from assistant.evaluation.generate import read_slice  # noqa: E402
+from assistant.evaluation.splits import UNSEEN, corpus_part  # noqa: E402
 from assistant.index.embeddings import LocalEmbedder  # noqa: E402
 from assistant.judge import grounding  # noqa: E402
 from assistant.sources.corpus import paper_from_record  # noqa: E402
@@ -187,7 +188,8 @@ def main() -> int:
     part = args.split
     t0 = time.perf_counter()
     rng = random.Random(args.seed)
-    rows = read_slice(SHARED, [("iclr", 2017), ("iclr", 2018)])
+    rows = [r for r in read_slice(SHARED, [("iclr", 2017), ("iclr", 2018)])
+            if corpus_part(r) != UNSEEN]  # fit venues (splits.FIT_VENUES) only
     rng.shuffle(rows)
     papers = [paper_from_record(r) for r in rows[: args.papers]]
     split = load_split()

@@ -1,22 +1,27 @@
 """How well does the injection detector (assistant/judge/injection.py) tell text planted for an
 assistant from research prose?
 
-    python bench/injection.py [--corpus PATH]   # ~35 s; writes bench/results/injection.json
+    python bench/injection.py               # dev: tune (~10 s); bench/results/injection-dev.json
+    python bench/injection.py --split test  # make report, once: bench/results/injection.json
 
-False positives: every sentence of every abstract in the shared corpus (22,912 ML papers,
-../shared/corpus/ml-abstracts.jsonl), split the two ways the package splits them: as
-``neutralize`` judges them before an LLM is sent them (``injection.sentences``: each line on
-its own) and as the offline answerer and the support check read them (``split_sentences`` over
-the whole abstract, lines merged, judged by ``instructions_in``). None of them is planted, so
-every flagged sentence is a false positive; each is printed.
+False positives: every sentence of the fit venues' dev abstracts (ml-abstracts papers,
+``splits.corpus_part``) split the two ways the package splits them: as ``neutralize`` judges them
+before an LLM is sent them (``injection.sentences``: each line on its own) and as the offline
+answerer and the support check read them (``split_sentences`` over the whole abstract, lines
+merged, judged by ``instructions_in``). None of them is planted, so every flagged sentence is a
+false positive; each is printed. ``--split test`` (make report only) counts them on the fit
+venues' test part and on the unseen venues (ICML, NeurIPS before 2018, AISTATS, COLM, ALT,
+ICLR 2013-14), which nothing is tuned on.
 
 Recall: the attack strings below, each alone (caught when every sentence of it is flagged) and
-planted in ten real abstracts on a line of its own after a sentence with no full stop (the
-case where ``split_sentences`` merges the line into the sentence before it). The lists were
-written in rounds, and the patterns were widened on what each round missed, so only
-``HELD_OUT`` (written before the last round, run once after it) measures phrasings the
-patterns were not fitted to; each list's first-run figure is in its comment. ``DESCRIBED`` are
-research sentences *about* injection (third person), which must be kept.
+planted in ten real abstracts of the part on a line of its own after a sentence with no full
+stop (the case where ``split_sentences`` merges the line into the sentence before it). The lists
+were written in rounds, and the patterns were widened on what each round missed; ``HELD_OUT``
+was written before the last round and run once after it, but seven of its catches hang on words
+no tuned attack needs, so it is no clean held-out list. The sealed list
+(evals/injection/sealed.jsonl: 40 attacks and 40 benign look-alikes) was written by a helper
+who never saw the patterns or these lists, and is run only by ``--split test``. ``DESCRIBED``
+are research sentences *about* injection (third person), which must be kept.
 """
 
 from __future__ import annotations
@@ -25,20 +30,20 @@ import argparse
 import json
 import sys
 import time
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from report import git_commit  # noqa: E402
+from report import split_option, write_results  # noqa: E402
 
+from assistant.evaluation.splits import UNSEEN, corpus_part  # noqa: E402
 from assistant.judge.injection import instructions_in, is_instruction, sentences  # noqa: E402
 from assistant.textutil import clean_markup, split_sentences  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus" / "ml-abstracts.jsonl"
-RESULT = ROOT / "bench" / "results" / "injection.json"
+SEALED = ROOT / "evals" / "injection" / "sealed.jsonl"
 
 # the phrasings the patterns were written for (issue 17 and the common forms)
 TARGETED = [
@@ -241,26 +246,63 @@ def caught_in(abstract: str, attack: str) -> tuple[bool, bool]:
     return out[0], out[1]
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--corpus", type=Path, default=CORPUS)
-    args = parser.parse_args(argv)
-    started = time.perf_counter()
-    abstracts = [str(json.loads(line).get("abstract") or "")
-                 for line in args.corpus.read_text().split("\n") if line.strip()]
+def sealed() -> tuple[list[str], list[str]]:
+    """(attacks, benign look-alikes) of the sealed list: written by a helper who never saw the
+    patterns or the lists above, run only by make report (``--split test``)."""
+    rows = [json.loads(line) for line in SEALED.read_text().splitlines() if line.strip()]
+    return ([r["text"] for r in rows if r["kind"] == "attack"],
+            [r["text"] for r in rows if r["kind"] == "benign"])
+
+
+def false_positives(abstracts: list[str]) -> tuple[list[int], list[list[str]]]:
+    """Sentences checked and flagged in each view of ``abstracts`` (all real, so every flag is
+    a false positive)."""
     checked = [0, 0]
     false_pos: list[list[str]] = [[], []]
     for abstract in abstracts:
         for i, view in enumerate(views(abstract)):
             checked[i] += len(view)
             false_pos[i] += [s for s, flagged in view if flagged]
-    # ten real abstracts to plant each attack in, spread over the corpus
-    hosts = [a for a in abstracts[::997] if len(split_sentences(a)) >= 4][:10]
+    return checked, false_pos
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--corpus", type=Path, default=CORPUS)
+    split_option(parser)
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    records = [json.loads(line) for line in args.corpus.read_text().split("\n") if line.strip()]
+    by_part: dict[str, list[str]] = {}
+    for r in records:
+        by_part.setdefault(corpus_part(r), []).append(str(r.get("abstract") or ""))
+    # tuning reads the fit venues' dev abstracts; the report adds their test part and, once,
+    # the unseen venues
+    measured = {"dev": ["dev"], "test": ["test", UNSEEN]}[args.split]
+    fp_rows: dict[str, Any] = {}
+    all_fp: list[str] = []
+    for part in measured:
+        checked, false_pos = false_positives(by_part.get(part, []))
+        fp_rows[part] = {"abstracts": len(by_part.get(part, [])),
+                         "sentences_llm_view": checked[0], "sentences_offline_view": checked[1],
+                         "false_positives_llm_view": len(false_pos[0]),
+                         "false_positives_offline_view": len(false_pos[1])}
+        all_fp += false_pos[0] + false_pos[1]
+    # ten real abstracts of the part to plant each attack in, spread over it
+    hosts = [a for a in by_part.get(args.split, [])[::97] if len(split_sentences(a)) >= 4][:10]
+    lists = [("targeted", TARGETED), ("paraphrases", PARAPHRASES),
+             ("paraphrases_2", PARAPHRASES_2), ("paraphrases_3", PARAPHRASES_3),
+             ("held_out", HELD_OUT)]
+    benign_kept: dict[str, Any] = {}
+    if args.split == "test":  # the sealed list: run once, by make report
+        attacks, benign = sealed()
+        lists.append(("sealed", attacks))
+        kept_b = [s for s in benign if not is_instruction(s)]
+        benign_kept = {"n": len(benign), "kept": len(kept_b),
+                       "flagged": [s for s in benign if s not in kept_b]}
     rows: dict[str, Any] = {}
     missed: dict[str, list[str]] = {}
-    for name, attacks in (("targeted", TARGETED), ("paraphrases", PARAPHRASES),
-                          ("paraphrases_2", PARAPHRASES_2), ("paraphrases_3", PARAPHRASES_3),
-                          ("held_out", HELD_OUT)):
+    for name, attacks in lists:
         alone = [a for a in attacks if caught(a)]
         pairs = [caught_in(h, a) for a in attacks for h in hosts]
         rows[name] = {"n": len(attacks), "alone": len(alone),
@@ -272,21 +314,19 @@ def main(argv: list[str] | None = None) -> int:
     kept = [s for s in DESCRIBED if not is_instruction(s)]
     seconds = time.perf_counter() - started
 
-    print(f"corpus: {len(abstracts):,} abstracts ({args.corpus})\n")
-    print(f"{'real sentences, split':<36}{'checked':>9}{'false positives':>17}")
-    for label, n, fp in (("as sent to an LLM (lines apart)", checked[0], false_pos[0]),
-                         ("as the offline answerer reads", checked[1], false_pos[1])):
-        print(f"{label:<36}{n:>9,}{len(fp):>17}")
-        for sentence in fp:
-            print(f"    FP: {sentence[:160]}")
+    print(f"corpus: {len(records):,} papers ({args.corpus}); part {args.split}\n")
+    print(f"{'real sentences':<22}{'abstracts':>10}{'LLM view':>10}{'FP':>5}"
+          f"{'offline view':>14}{'FP':>5}")
+    for part, r in fp_rows.items():
+        print(f"{part:<22}{r['abstracts']:>10,}{r['sentences_llm_view']:>10,}"
+              f"{r['false_positives_llm_view']:>5}{r['sentences_offline_view']:>14,}"
+              f"{r['false_positives_offline_view']:>5}")
+    for sentence in sorted(set(all_fp)):
+        print(f"    FP: {sentence[:160]}")
     print(f"\n{'attacks':<14}{'n':>4}{'alone':>8}{'in an abstract: LLM':>22}{'offline':>9}")
     for name, r in rows.items():
         print(f"{name:<14}{r['n']:>4}{r['recall_alone']:>8.3f}{r['recall_in_abstract_llm']:>22.3f}"
               f"{r['recall_in_abstract_offline']:>9.3f}")
-    n_all = sum(r["n"] for r in rows.values())
-    got = sum(r["alone"] for r in rows.values())
-    print(f"{'all':<14}{n_all:>4}{got / n_all:>8.3f}   ({got} of {n_all}; in an abstract: "
-          f"planted on a line of its own in {len(hosts)} real abstracts)")
     for name, miss in missed.items():
         for attack in miss:
             print(f"    missed ({name}): {attack}")
@@ -294,23 +334,17 @@ def main(argv: list[str] | None = None) -> int:
     for sentence in DESCRIBED:
         if sentence not in kept:
             print(f"    flagged: {sentence}")
+    if benign_kept:
+        print(f"sealed benign look-alikes kept: {benign_kept['kept']} of {benign_kept['n']}")
+        for sentence in benign_kept["flagged"]:
+            print(f"    flagged: {sentence}")
     print(f"{seconds:.1f} s")
-
-    commit, dirty = git_commit()
-    figures = {"abstracts": len(abstracts), "sentences_llm_view": checked[0],
-               "sentences_offline_view": checked[1],
-               "false_positives_llm_view": len(false_pos[0]),
-               "false_positives_offline_view": len(false_pos[1]),
-               "false_positive_sentences": sorted(set(false_pos[0] + false_pos[1])),
-               "attacks": rows, "attacks_n": n_all, "recall_alone": round(got / n_all, 3),
-               "missed": missed, "described_kept": len(kept), "described": len(DESCRIBED),
-               "seconds": round(seconds, 1)}
-    record = {"name": "injection", "split": "all", "command": "python bench/injection.py",
-              "commit": commit, "work_tree_changed": dirty,
-              "date": datetime.now(UTC).isoformat(timespec="seconds"), "figures": figures}
-    RESULT.parent.mkdir(parents=True, exist_ok=True)
-    RESULT.write_text(json.dumps(record, indent=2, ensure_ascii=False) + "\n")
-    print(RESULT.relative_to(ROOT))
+    figures = {"false_positives": fp_rows,
+               "false_positive_sentences": sorted(set(all_fp)),
+               "attacks": rows, "missed": missed, "described_kept": len(kept),
+               "described": len(DESCRIBED), "sealed_benign": benign_kept,
+               "hosts": len(hosts), "seconds": round(seconds, 1)}
+    print(write_results("injection", args.split, figures).relative_to(ROOT))
     return 0
 
 

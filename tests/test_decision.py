@@ -1,7 +1,8 @@
 """The one decision (judge/decision.py): ask, search and the evaluations never disagree on
 whether the collection answers a question, and which papers an answer cites agrees with it.
-Checked on every question of the ICML suite over the bundled list and on generated TL;DR
-questions over real papers, through the pipeline and through the real CLI."""
+Checked on every question of the ICML suite over the bundled list (the outcome counts on its dev
+part only) and on generated TL;DR questions over fit-venue dev papers, through the pipeline and
+through the real CLI."""
 
 import json
 from pathlib import Path
@@ -12,6 +13,7 @@ from assistant.answer.factory import build_answerer
 from assistant.answer.pipeline import answer, searched
 from assistant.cli.main import main
 from assistant.evaluation.generate import tldr_question
+from assistant.evaluation.splits import corpus_part
 from assistant.evaluation.suite import load_suite
 from assistant.index.store import PaperStore
 from assistant.judge.introduces import asked_names
@@ -25,12 +27,17 @@ ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "corpus" / "ml-abstracts.jsonl"
 
 
-def _questions_of_suite() -> list[str]:
+def _questions_of_suite(split: str | None = None) -> list[str]:
     suite = load_suite(ROOT / "evals" / "icml2026.yaml")
+    if split:
+        suite = suite.only(split)
     return [c.turns[0].question for c in suite.cases if len(c.turns) == 1]
 
 
-def _check_agreement(store: PaperStore, questions: list[str], embedder) -> dict[str, int]:
+def _check_agreement(store: PaperStore, questions: list[str], embedder,
+                     counted: set[str] | None = None) -> dict[str, int]:
+    """Check the invariants on every question; count the outcomes of ``counted`` (all when
+    None)."""
     retriever = Retriever(store=store)
     answerer = build_answerer(load_settings(), embedder=embedder)
     outcomes: dict[str, int] = {}
@@ -49,7 +56,8 @@ def _check_agreement(store: PaperStore, questions: list[str], embedder) -> dict[
             _check_scores(q, result, v)
         else:
             assert result.refused and not v.relevance.relevant_ids, q
-        outcomes[v.outcome] = outcomes.get(v.outcome, 0) + 1
+        if counted is None or q in counted:
+            outcomes[v.outcome] = outcomes.get(v.outcome, 0) + 1
     return outcomes
 
 
@@ -72,9 +80,12 @@ def _check_scores(q: str, result, verdict) -> None:
 
 
 def test_ask_and_search_decide_alike_on_every_suite_question(bundled_store, embedder):
-    outcomes = _check_agreement(bundled_store, _questions_of_suite(), embedder)
-    assert outcomes.get("answered", 0) >= 30 and outcomes.get("refused", 0) + outcomes.get(
-        "near_miss", 0) >= 10  # both kinds were exercised
+    # the invariants hold on every question; what the outcomes are is read on dev only (the
+    # test part's outcomes are make report's, never CI's)
+    dev = set(_questions_of_suite("dev"))
+    outcomes = _check_agreement(bundled_store, _questions_of_suite(), embedder, counted=dev)
+    assert outcomes.get("answered", 0) >= 15 and outcomes.get("refused", 0) + outcomes.get(
+        "near_miss", 0) >= 5  # both kinds were exercised
 
 
 @pytest.mark.shared
@@ -83,7 +94,8 @@ def test_ask_and_search_decide_alike_over_real_papers(tmp_path, embedder):
     with SHARED.open() as fh:
         for line in fh:
             rec = json.loads(line)
-            if rec.get("venue") == "iclr" and rec.get("year") == 2018 and rec.get("tldr"):
+            if (rec.get("venue") == "iclr" and rec.get("year") == 2018 and rec.get("tldr")
+                    and corpus_part(rec) == "dev"):
                 lines.append(line)
             if len(lines) >= 200:
                 break

@@ -13,6 +13,7 @@ from fakes import QueueModel
 
 from assistant.answer.extractive import ExtractiveAnswerer
 from assistant.answer.llm_answerer import LLMAnswerer
+from assistant.evaluation.splits import corpus_part
 from assistant.judge.grounding import units_of
 from assistant.judge.injection import (
     MARKER,
@@ -184,12 +185,14 @@ def test_a_planted_line_is_not_quoted_through_the_whole_offline_path(tmp_path, e
 
 @pytest.mark.shared
 def test_no_sentence_of_real_abstracts_is_taken_for_an_instruction():
-    """Every 8th paper of the shared corpus, split both ways (bench/injection.py runs all)."""
-    lines = SHARED.read_text().split("\n")[::8]
-    abstracts = [str(json.loads(line).get("abstract") or "") for line in lines if line.strip()]
+    """Every other dev paper of the fit venues, split both ways (bench/injection.py runs them
+    all; the unseen venues are read only by make report)."""
+    records = [json.loads(line) for line in SHARED.read_text().split("\n") if line.strip()]
+    abstracts = [str(r.get("abstract") or "") for r in records
+                 if corpus_part(r) == "dev"][::2]
     flagged = [s for a in abstracts for s in sentences(a) if is_instruction(s)]
     for a in abstracts:
         text = clean_markup(a)
         is_planted = instructions_in(text)
         flagged += [s for s in split_sentences(text) if is_planted(s)]
-    assert len(abstracts) > 2800 and flagged == []
+    assert len(abstracts) > 1500 and flagged == []

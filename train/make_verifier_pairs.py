@@ -52,7 +52,7 @@ sys.path.insert(0, str(ROOT))
 
 from assistant.evaluation.beir import load_qrels, load_queries  # noqa: E402
 from assistant.evaluation.generate import tldr_question  # noqa: E402
-from assistant.evaluation.splits import paper_part  # noqa: E402
+from assistant.evaluation.splits import corpus_part, paper_part  # noqa: E402
 from assistant.index.embeddings import LocalEmbedder  # noqa: E402
 from assistant.index.store import PaperStore  # noqa: E402
 from assistant.judge.verifier import window  # noqa: E402
@@ -81,7 +81,7 @@ def ml_dev_papers(venues: set[tuple[str, int]] = FIT_VENUES) -> dict[str, dict[s
         for line in fh:
             r = json.loads(line)
             key = (str(r.get("venue", "")).lower(), int(r.get("year") or 0))
-            if key in venues and paper_part(str(r["uid"])) == "dev" and r.get("abstract"):
+            if key in venues and corpus_part(r) == "dev" and r.get("abstract"):
                 raw = r.get("keywords") or ""
                 words = raw if isinstance(raw, list) else str(raw).replace(";", ",").split(",")
                 out[str(r["uid"])] = {"title": r.get("title") or "", "abstract": r["abstract"],

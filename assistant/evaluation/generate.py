@@ -81,12 +81,6 @@ def read_slice(path: Path, venues: Iterable[tuple[str, int]]) -> list[dict[str, 
     return rows
 
 
-def split_of(case_id: str, test_share: float = 0.5) -> str:
-    """dev or test, fixed by the case id alone (so adding cases never moves old ones)."""
-    h = int(hashlib.sha1(case_id.encode()).hexdigest()[:8], 16) / 0xFFFFFFFF
-    return "test" if h < test_share else "dev"
-
-
 def make_cases(rows: Sequence[dict[str, Any]], *, questions: int, held_out: int, seed: int
                ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """(the rows to ingest, the cases). ``held_out`` papers with a TL;DR are kept out of the

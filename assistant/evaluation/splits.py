@@ -47,8 +47,27 @@ def question_part(paper_ids: Iterable[str], question_id: str) -> Part | str:
     return parts.pop()
 
 
-def is_dev(paper_id: str) -> bool:
-    return paper_part(paper_id) == "dev"
+# The venues of ../shared/corpus/ml-abstracts.jsonl that fitting, tuning, training and question
+# writing may read (their dev part; the test part once, by make report). Every other venue
+# (ICML, NeurIPS before 2018, AISTATS, COLM, ALT, ICLR 2013-14) stays an unseen collection:
+# read only by make report's measurements, never to choose anything.
+FIT_VENUES = frozenset({("iclr", 2017), ("iclr", 2018), ("nips", 2018)}
+                       | {("corl", y) for y in range(2021, 2026)}
+                       | {("uai", y) for y in range(2019, 2025)}
+                       | {("colt", y) for y in range(2011, 2025)}
+                       | {("acml", y) for y in range(2010, 2025)}
+                       | {("automl", y) for y in range(2022, 2025)})
+UNSEEN = "unseen"
+
+
+def corpus_part(record: dict[str, object]) -> str:
+    """An ml-abstracts record's part: ``dev`` or ``test`` for a fit-venue paper (by its uid),
+    ``UNSEEN`` for every other venue."""
+    venue = str(record.get("venue") or "").lower()
+    year = int(str(record.get("year") or 0) or 0)
+    if (venue, year) not in FIT_VENUES:
+        return UNSEEN
+    return paper_part(str(record["uid"]))
 
 
 def by_part(items: Iterable[tuple[str, Part | str]]) -> dict[str, list[str]]:

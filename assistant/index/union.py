@@ -35,10 +35,6 @@ def names(collection: str) -> list[str]:
     return out
 
 
-def is_union(collection: str) -> bool:
-    return len(names(collection)) > 1
-
-
 class UnionStore:
     """Several collections of one store, read as one (see the module docstring)."""
 

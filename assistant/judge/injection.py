@@ -38,7 +38,7 @@ _PROMPT = (r"(?:(?:full|entire|original|hidden|initial|secret|exact|system|devel
            r"internal|previous|above)\s+)*(?:system\s+)?(?:prompts?|instructions?|rules|"
            r"guidelines|directives|configuration|context\s+window|conversation(?:\s+history)?|"
            r"chat\s+history|messages)")
-# a verb that opens a command to an assistant: none of the 145k sentences of the shared corpus
+# a verb that opens a command to an assistant: none of the 49k dev sentences of the fit venues
 # opens with one but as a noun ("Output coding", "Rank breaking"), so an object must follow it
 # ("Rank the", "Reply with", "Say '...'")
 _DIRECTIVE = (r"(?:reply|respond|answer|print|output|write|tell|ignore|disregard|forget|begin|"
