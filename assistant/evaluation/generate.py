@@ -9,7 +9,6 @@ random generator, so the same slice and seed give the same cases.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import random
 import re
