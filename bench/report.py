@@ -76,7 +76,9 @@ def git_commit() -> tuple[str, bool]:
         done = subprocess.run(["git", *a], cwd=ROOT, capture_output=True, text=True)
         return done.stdout.strip() if done.returncode == 0 else ""
 
-    return git("rev-parse", "--short", "HEAD") or "unknown", bool(git("status", "--porcelain"))
+    # results files and stores are what a run writes: they do not make the code it ran changed
+    changed = git("status", "--porcelain", "--", ".", ":!bench/results", ":!bench/stores")
+    return git("rev-parse", "--short", "HEAD") or "unknown", bool(changed)
 
 
 def write_results(name: str, split: str, figures: Any, *, command: list[str] | None = None
