@@ -1,11 +1,13 @@
-"""``assistant ingest``: paper lists into the store, with a progress bar on a terminal, then the
-search index and, with --multilingual, the multilingual vectors."""
+"""``assistant ingest``: paper lists into the store, with a progress bar on a terminal (a plain
+line at most once a minute in a log), then the search index and, with --multilingual, the
+multilingual vectors."""
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from assistant.cli.shared import open_store, settings_from
@@ -15,12 +17,16 @@ from assistant.settings import BUNDLED_SOURCE
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from assistant.index.ingest import IngestReport
+    from assistant.index.ingest import IngestReport, Progress
     from assistant.index.protocol import WritableStore
     from assistant.paper import Paper
 
+PROGRESS_EVERY = 60.0  # seconds between progress lines when stderr is not a terminal
 
-def cmd_ingest(args: argparse.Namespace) -> int:
+
+def cmd_ingest(args: argparse.Namespace, *, every: float = PROGRESS_EVERY) -> int:
+    """``every``: at most one progress line this many seconds apart on a stderr that is not a
+    terminal (a log, a pipe)."""
     from assistant.sources.corpus import bundled_papers, load_papers
 
     settings = settings_from(args)
@@ -42,7 +48,8 @@ def cmd_ingest(args: argparse.Namespace) -> int:
             f"waiting for another ingest into {store.location} to finish...", file=sys.stderr)):
         while sources:  # each list is let go once written: the index build needs the room
             source, papers = sources.pop(0)
-            report = ingest_with_progress(store, papers, source, prune=not args.no_prune)
+            report = ingest_with_progress(store, papers, source, prune=not args.no_prune,
+                                          every=every)
             print(report.summary())
             del papers
         import gc
@@ -96,12 +103,15 @@ def _multilingual_vectors(store: WritableStore) -> None:
 
 
 def ingest_with_progress(store: WritableStore, papers: Sequence[Paper], source: str, *,
-                          prune: bool) -> IngestReport:
-    """Ingest with a progress bar in papers (chunks, rate and ETA beside it) on a terminal."""
+                          prune: bool, every: float = PROGRESS_EVERY) -> IngestReport:
+    """Ingest with a progress bar in papers (chunks, rate and ETA beside it) on a terminal;
+    elsewhere (a log, a pipe) plain lines, one when the embedding starts and then at most one
+    every ``every`` seconds."""
     from assistant.index import ingest
 
     if not sys.stderr.isatty():
-        return ingest.run(store, papers, source=source, prune=prune)
+        return ingest.run(store, papers, source=source, prune=prune,
+                          progress=ProgressLines(every=every))
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -121,6 +131,32 @@ def ingest_with_progress(store: WritableStore, papers: Sequence[Paper], source: 
                        rate=f"{state.rate:.1f} papers/s" if state.papers_done else "")
 
         return ingest.run(store, papers, source=source, prune=prune, progress=tick)
+
+
+class ProgressLines:
+    """Ingest progress for a stderr that is not a terminal: "embedding 1024/4203 papers,
+    3.1 papers/s, about 17 min left", first when the work is known and then at most once every
+    ``every`` seconds (``clock``'s)."""
+
+    def __init__(self, *, every: float = PROGRESS_EVERY,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.every = every
+        self.clock = clock
+        self.last: float | None = None
+
+    def __call__(self, state: Progress) -> None:
+        now = self.clock()
+        done, total = state.papers_done, state.papers_total
+        if self.last is not None and now - self.last < self.every:
+            return
+        self.last = now
+        line = f"embedding {done}/{total} papers"
+        if done:
+            rate = state.rate
+            left = (f", about {(total - done) / rate / 60:.0f} min left"
+                    if rate and done < total else "")
+            line += f", {rate:.1f} papers/s{left}"
+        print(line, file=sys.stderr, flush=True)
 
 
 def _stderr_console() -> Console:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -62,12 +63,15 @@ class TableModal(ModalScreen["str | None"]):
 
 def column_widths(screen: int) -> tuple[int, ...]:
     """The five columns' widths for a screen this wide: n and venue fixed, a title column of
-    about a quarter, the two prose columns sharing the rest."""
+    about a quarter, the two prose columns sharing the rest; no column narrower than its
+    header (in terminal cells), which a DataTable cuts rather than wraps."""
     box = min(screen * 96 // 100, 200) - 6  # the box (app.tcss), its border, padding, scrollbar
-    rest = max(40, box - 2 * len(COLUMNS)) - 3 - 10  # cell padding, n, venue
-    title = max(14, rest // 4)
-    prose = max(12, (rest - title) // 2)
-    return (3, title, 10, prose, prose)
+    n, title, venue, proposes, result = (cell_len(name) for name in COLUMNS)
+    n, venue = max(3, n), max(10, venue)
+    rest = max(40, box - 2 * len(COLUMNS)) - n - venue  # less cell padding, n, venue
+    title = max(14, title, rest // 4)
+    prose = (rest - title) // 2
+    return (n, title, venue, max(12, proposes, prose), max(12, result, prose))
 
 
 def _clip(text: str, width: int) -> str:

@@ -1,16 +1,24 @@
-"""The sources pane: for the selected answer, the papers it cites and the others retrieved."""
+"""The sources pane: for the selected answer, the papers it cites and the others retrieved.
+
+Each row is three columns, measured in terminal cells (a Chinese title takes two a character):
+the citation mark, the decision's estimate, and the title, wrapped under itself (``Hanging``).
+"""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from rich.cells import cell_len, set_cell_size
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
 from textual.message import Message
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
+
+from assistant.tui.widgets.hanging import Hanging
 
 if TYPE_CHECKING:
     from assistant.paper import Paper
@@ -22,33 +30,45 @@ class Source:
     paper: Paper
     score: float | None
     n: int | None  # the citation number, when the answer cites it
+    rank: int = 0  # retrieval's rank: the order of papers whose shown estimates are equal
 
 
 def sources_of(view: AnswerView) -> list[Source]:
     """Cited papers, then the other retrieved ones, each group by the decision's estimate (the
     0-1 chance that it is the paper asked about: retrieval and the verifier together), best
     first; papers it did not weigh (a question in another language) keep their retrieval order
-    after those it did."""
-    scores = {rp.paper.paper_id: rp.verified for rp in view.retrieved}
+    after those it did. Estimates are compared as shown (two decimals), so papers that show the
+    same one are in retrieval order, not in the order of digits that differ between CPUs."""
+    retrieved = {rp.paper.paper_id: rp for rp in view.retrieved}
     cited: list[Source] = []
     if view.answer is not None:
-        cited = [Source(c.paper, scores.get(c.paper.paper_id), c.n)
-                 for c in view.answer.citations]
+        for c in view.answer.citations:
+            rp = retrieved.get(c.paper.paper_id)
+            cited.append(Source(c.paper, rp.verified if rp else None, c.n,
+                                rp.rank if rp else c.n))
     ids = {s.paper.paper_id for s in cited}
-    other = [Source(rp.paper, rp.verified, None) for rp in view.retrieved
+    other = [Source(rp.paper, rp.verified, None, rp.rank) for rp in view.retrieved
              if rp.paper.paper_id not in ids]
     return _by_score(cited) + _by_score(other)
 
 
 def _by_score(sources: list[Source]) -> list[Source]:
-    return sorted(sources, key=lambda s: -s.score if s.score is not None else 1.0)
+    return sorted(sources, key=lambda s: (s.score is None, -shown(s.score), s.rank))
+
+
+def shown(score: float | None) -> float:
+    """The estimate as the pane shows it: 0-1, two decimals (0 when there is none)."""
+    if score is None or math.isnan(score):
+        return 0.0
+    return round(min(max(score, 0.0), 1.0), 2)
 
 
 def score_text(score: float | None) -> str:
-    """The decision's estimate, 0-1, two decimals (blank when it did not weigh the paper)."""
-    if score is None:
+    """The decision's estimate, 0-1, two decimals at most (the int8 verifier's further digits
+    differ between CPUs); blank when it did not weigh the paper."""
+    if score is None or math.isnan(score):
         return "    "
-    return f"{score:.2f}"
+    return f"{shown(score):.2f}"
 
 
 class SourcesPane(Vertical):
@@ -84,13 +104,16 @@ class SourcesPane(Vertical):
         items: list[Option | None] = []
         cited = [s for s in self.sources if s.n is not None]
         other = [s for s in self.sources if s.n is None]
+        width = max([cell_len("[1]"), *(cell_len(_mark(s)) for s in self.sources)]) + 1
         if cited:
             items.append(Option(Content.styled("Cited", "bold $text-secondary"), disabled=True))
-            items += [self._option(i, s) for i, s in enumerate(self.sources) if s.n is not None]
+            items += [self._option(i, s, width) for i, s in enumerate(self.sources)
+                      if s.n is not None]
         if other:
             label = "Also retrieved" if cited else "Retrieved"
             items.append(Option(Content.styled(label, "bold $text-secondary"), disabled=True))
-            items += [self._option(i, s) for i, s in enumerate(self.sources) if s.n is None]
+            items += [self._option(i, s, width) for i, s in enumerate(self.sources)
+                      if s.n is None]
         if not items:
             waiting = view is not None and view.answer is None
             items.append(Option(Content.styled("retrieving…" if waiting else "no sources yet",
@@ -100,13 +123,19 @@ class SourcesPane(Vertical):
         self.options.highlighted = first
 
     @staticmethod
-    def _option(i: int, s: Source) -> Option:
-        mark = Content.styled(f"[{s.n}] " if s.n is not None else " ·  ", "bold $text-accent")
-        score = Content.styled(score_text(s.score) + " ", "$text-muted")
-        return Option(Content.assemble(mark, score, s.paper.display_title), id=f"src-{i}")
+    def _option(i: int, s: Source, mark_width: int) -> Option:
+        """One row: mark, estimate and title in columns of fixed cell width; a long title
+        wraps under itself."""
+        lead = Content.assemble((set_cell_size(_mark(s), mark_width), "bold $text-accent"),
+                                (score_text(s.score) + " ", "$text-muted"))
+        return Option(Hanging(lead, Content(s.paper.display_title)), id=f"src-{i}")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         if event.option_id and event.option_id.startswith("src-"):
             source = self.sources[int(event.option_id[4:])]
             self.post_message(self.Chosen(source, self.view))
+
+
+def _mark(s: Source) -> str:
+    return f"[{s.n}]" if s.n is not None else " ·"
