@@ -41,6 +41,7 @@ from assistant.index.embeddings import LocalEmbedder  # noqa: E402
 from assistant.index.store import PaperStore  # noqa: E402
 from assistant.judge.decision import decide  # noqa: E402
 from assistant.judge.verifier import passage, shared  # noqa: E402
+from assistant.query.form import of  # noqa: E402
 from assistant.search.retrieval import Retriever  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
@@ -103,7 +104,7 @@ def main() -> None:
             if len(decide_ms) < 60:  # the whole decision (verifier included) over 10 papers
                 found = retr.search(q, k=args.top).papers
                 t = time.perf_counter()
-                decide(q, found, index=retr.index())
+                decide(of(q), found, index=retr.index())
                 decide_ms.append((time.perf_counter() - t) * 1000)
             for w in WAYS:
                 ranked = reorder(w, head, fused, probs) + ids[args.top:]

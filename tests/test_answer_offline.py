@@ -3,6 +3,7 @@ import re
 from assistant.answer.extractive import ExtractiveAnswerer
 from assistant.answer.factory import build_answerer
 from assistant.answer.pipeline import answer
+from assistant.query.form import of
 from assistant.search.retrieval import Retriever
 from assistant.settings import load_settings
 
@@ -67,7 +68,7 @@ def test_third_person_rewrite():
 
 def test_pick_prefers_result_sentences_for_result_questions(bundled_store, embedder):
     retrieval = Retriever(store=bundled_store).search("What does Q2D2 achieve?", k=3)
-    chosen = ExtractiveAnswerer(embedder=embedder).pick("What does Q2D2 achieve?",
+    chosen = ExtractiveAnswerer(embedder=embedder).pick(of("What does Q2D2 achieve?"),
                                                         retrieval.papers[:1])
     assert any(re.search(r"improv|achiev|outperform|state-of-the-art", s.text, re.I)
                for s in chosen[0])

@@ -16,8 +16,8 @@ from assistant.evaluation.generate import tldr_question
 from assistant.evaluation.splits import corpus_part
 from assistant.evaluation.suite import load_suite
 from assistant.index.store import PaperStore
-from assistant.judge.introduces import asked_names
 from assistant.judge.relevance import V_LIST
+from assistant.query.form import asked_names
 from assistant.search.retrieval import Retriever
 from assistant.settings import load_settings
 from assistant.sources.corpus import load_papers

@@ -7,10 +7,17 @@ from assistant.answer.pipeline import answer
 from assistant.index.chunk_index import ensure_index, index_dir
 from assistant.index.store import PaperStore
 from assistant.paper import Paper
-from assistant.query.rewrite import heuristic, is_follow_up
+from assistant.query.followup import is_follow_up
+from assistant.query.form import parse
+from assistant.query.rewrite import heuristic
 from assistant.search.query_filters import infer
 from assistant.search.retrieval import Filters, Retriever
 from assistant.settings import load_settings
+
+
+def offline_rewrite(question, history):
+    """The offline answerer's rewrite of a question, its form read as the pipeline reads it."""
+    return heuristic(parse(question, history), history)
 
 
 def paper(pid, title, abstract, venue="ICML", year=2020, authors=("A. Author",)):
@@ -134,11 +141,11 @@ def test_follow_up_rewrite_carries_the_previous_topic():
                 "The most relevant paper is **DyPE: dynamic position extrapolation** [1].")]
     assert is_follow_up("How robust is it?")
     assert not is_follow_up("Which paper studies zebra stripes in the savanna heat?")
-    rewritten = heuristic("How robust is it?", history)
+    rewritten = offline_rewrite("How robust is it?", history)
     assert "DyPE" in rewritten and rewritten.startswith("How robust is it?")
-    assert heuristic("Which paper studies zebra stripes?", history) == \
+    assert offline_rewrite("Which paper studies zebra stripes?", history) == \
         "Which paper studies zebra stripes?"
-    assert heuristic("How robust is it?", []) == "How robust is it?"
+    assert offline_rewrite("How robust is it?", []) == "How robust is it?"
 
 
 def test_follow_up_retrieves_the_previous_paper(bundled_store):
@@ -199,3 +206,26 @@ def test_a_retriever_made_without_settings_fuses_as_the_settings_say():
     assert (params.method, params.w_dense, params.w_lexical, params.rrf_k) == (
         shipped["fusion"].default, shipped["w_dense"].default, shipped["w_lexical"].default,
         shipped["rrf_k"].default)
+
+
+def test_a_comparison_side_goes_to_the_paper_that_introduces_it(tmp_path, embedder):
+    store = PaperStore(collection="sides", embedder=embedder, path=tmp_path / "s", create=True)
+    store.ingest([
+        # discusses FooNet at length, and ranks first for "FooNet"
+        paper("d1", "An empirical look at failures of popular image networks",
+              "FooNet is widely used. We study when FooNet fails, FooNet on FooNet benchmarks, "
+              "and compare FooNet with three baselines on image tasks."),
+        paper("i1", "A new network for images",
+              "We propose FooNet, a convolutional network with gated skip connections for "
+              "image classification, and show it trains faster."),
+        paper("b1", "BarGAN for audio synthesis",
+              "We introduce BarGAN, a generative adversarial network that synthesizes raw "
+              "audio waveforms."),
+        paper("z1", "Zebra stripes and thermoregulation",
+              "We measure how zebra stripes cool the animal in the savanna heat."),
+    ], source="sides")
+    retriever = Retriever(store=store)
+    assert retriever.search("FooNet", k=3).papers[0].paper.paper_id == "d1"  # the trap is set
+    result = answer("How does FooNet differ from BarGAN?", retriever=retriever,
+                    answerer=build_answerer(load_settings(), embedder=embedder))
+    assert [c.paper.paper_id for c in result.citations[:2]] == ["i1", "b1"]

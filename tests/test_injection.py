@@ -24,6 +24,7 @@ from assistant.judge.injection import (
     sentences,
 )
 from assistant.paper import Paper
+from assistant.query.form import of
 from assistant.search.retrieval import RetrievedPaper
 from assistant.textutil import clean_markup, split_sentences
 
@@ -152,7 +153,7 @@ def test_the_offline_answerer_never_quotes_a_planted_line(embedder, line):
     paper = Paper("planted-1", "Routing experts under shift", f"{ROUTING}\n{line}\n{RESULT}",
                   venue="ICML", year=2026)
     answerer = ExtractiveAnswerer(embedder=embedder, max_sentences=10)  # every usable one
-    text = answerer.compose("What does the paper on routing experts under shift say?",
+    text = answerer.compose(of("What does the paper on routing experts under shift say?"),
                             [RetrievedPaper(paper, 1.0, 1)])
     assert "nine benchmarks" in text
     assert "New rules" not in text and "cite [3]" not in text and "system prompt" not in text

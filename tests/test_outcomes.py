@@ -22,6 +22,7 @@ from assistant.cli.main import main
 from assistant.evaluation.suite import load_suite
 from assistant.index.store import PaperStore
 from assistant.judge import introduces
+from assistant.query.form import asked_names
 from assistant.search.retrieval import Retriever
 from assistant.settings import load_settings
 from assistant.sources.corpus import bundled_papers
@@ -94,12 +95,12 @@ def test_the_introduces_rule_on_real_abstracts():
     papers = bundled_papers()
     for name, paper in named:
         q = f"Which paper introduces {name}?"
-        assert introduces.asked_names(q) == [name]
+        assert asked_names(q) == [name]
         assert introduces.introduces(paper, name), name
-        assert introduces.missing(q, papers) == ""
-        assert introduces.missing(q, [p for p in papers if p.paper_id != paper.paper_id]) \
-            == name
-    assert introduces.asked_names("Which papers are about reinforcement learning?") == []
+        assert introduces.missing(asked_names(q), papers) == ""
+        others = [p for p in papers if p.paper_id != paper.paper_id]
+        assert introduces.missing(asked_names(q), others) == name
+    assert asked_names("Which papers are about reinforcement learning?") == []
 
 
 def test_which_paper_introduces_a_method(half_store):
@@ -131,3 +132,21 @@ def test_every_score_shown_is_the_decisions_estimate_on_one_scale(bundled_store,
             assert all(c[key] == by_id[c["paper_id"]] for c in out["citations"]), q
         assert out["confident"] == (out["outcome"] == "answered"
                                     and not out["answer"].startswith("The closest match")), q
+
+
+@pytest.mark.parametrize("question", ["What datasets does it use?", "How robust is it to noise?",
+                                      "Summarize this paper.", "Is it better than the rest?"])
+def test_a_question_pinned_to_one_paper_names_it_as_the_answer(bundled_store, embedder,
+                                                               question):
+    """The chat's `a` (ask about this paper) picks the paper: it is the answer, never hedged
+    as "the closest match" (a new user found it hedged)."""
+    from assistant.search.retrieval import Filters
+
+    retriever = Retriever(store=bundled_store)
+    answerer = build_answerer(load_settings(), embedder=embedder)
+    for paper in bundled_store.papers()[::6]:
+        result = answer(question, retriever=retriever, answerer=answerer,
+                        filters=Filters(paper_ids=[paper.paper_id]))
+        assert result.outcome == "answered" and result.confident, (question, paper.title)
+        assert result.citations[0].paper.paper_id == paper.paper_id
+        assert not result.text.startswith("The closest match")

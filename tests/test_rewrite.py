@@ -10,7 +10,14 @@ from pathlib import Path
 import pytest
 from fakes import QueueModel
 
-from assistant.query.rewrite import dangling_references, heuristic, is_follow_up, with_llm
+from assistant.query.followup import is_follow_up
+from assistant.query.form import parse
+from assistant.query.rewrite import dangling_references, heuristic, with_llm
+
+
+def offline_rewrite(question, history):
+    """The offline answerer's rewrite of a question, its form read as the pipeline reads it."""
+    return heuristic(parse(question, history), history)
 
 LABELLED = Path(__file__).resolve().parents[1] / "evals" / "followups.jsonl"
 DYPE_TURN = ("Which paper makes diffusion transformers generate huge images?",
@@ -66,13 +73,13 @@ FOLLOW_UPS = [
 @pytest.mark.parametrize("question", STANDALONE)
 def test_a_question_that_names_its_topic_stands_alone(question):
     assert not is_follow_up(question), dangling_references(question)
-    assert heuristic(question, [DYPE_TURN]) == question  # never inherits the previous topic
+    assert offline_rewrite(question, [DYPE_TURN]) == question  # never inherits the previous topic
 
 
 @pytest.mark.parametrize("question", FOLLOW_UPS)
 def test_an_unresolved_reference_makes_a_follow_up(question):
     assert is_follow_up(question)
-    rewritten = heuristic(question, [DYPE_TURN])  # the paper named, or the question asked
+    rewritten = offline_rewrite(question, [DYPE_TURN])  # the paper named, or the question asked
     assert rewritten.startswith(question) and ("DyPE" in rewritten or "diffusion" in rewritten)
 
 
@@ -138,25 +145,25 @@ def test_the_reference_is_named():
 
 def test_without_history_nothing_is_rewritten():
     for question in FOLLOW_UPS[:3] + STANDALONE[:3]:
-        assert heuristic(question, []) == question
+        assert offline_rewrite(question, []) == question
 
 
 def test_without_bold_titles_the_previous_question_carries_the_topic():
     history = [("Which paper watermarks LLM text for per-user attribution?", "IPMark does [1].")]
-    rewritten = heuristic("How robust is it?", history)
+    rewritten = offline_rewrite("How robust is it?", history)
     assert "watermarks" in rewritten and "attribution" in rewritten
     zh = [("哪篇论文研究大模型水印？", "没有找到。")]
-    assert "水印" in heuristic("它的鲁棒性如何？", zh)
+    assert "水印" in offline_rewrite("它的鲁棒性如何？", zh)
 
 
 def test_what_about_x_asks_the_previous_question_again_of_x():
     history = [("Which papers study oversmoothing in transformers?",
                 "**Oversmoothing in deep attention** [1] studies it.")]
     for question in ("What about GNNs?", "And for graph networks?"):
-        rewritten = heuristic(question, history)
+        rewritten = offline_rewrite(question, history)
         assert "oversmoothing" in rewritten and "attention" not in rewritten
     # a pronoun still points at the paper the answer named
-    assert "attention" in heuristic("What about its results on ImageNet?", history)
+    assert "attention" in offline_rewrite("What about its results on ImageNet?", history)
 
 
 def test_the_llm_sees_the_conversation_only_for_a_follow_up():
@@ -164,7 +171,7 @@ def test_the_llm_sees_the_conversation_only_for_a_follow_up():
 
     def rewrite(question: str, reply: str) -> tuple[str, QueueModel]:
         model = QueueModel().enqueue(reply)
-        return asyncio.run(with_llm(question, history, model=model)), model
+        return asyncio.run(with_llm(parse(question, history), history, model=model)), model
 
     standalone = "What is the paper on piecewise linear regression trees about?"
     out, model = rewrite(standalone, "unused")

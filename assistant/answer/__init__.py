@@ -1,8 +1,10 @@
 """One question -> one cited answer.
 
-Owns: ``pipeline`` (``answer()``: retrieve, decide, generate, check), ``types`` (``Answer`` and
-the events streamed to front ends), ``llm_answerer`` (prompting an endpoint), ``extractive``
-(the offline answerer), ``survey`` (list questions and their table), ``factory``
-(``build_answerer`` from settings). May import every stage below it: ``judge``, ``query``,
-``search``, ``index``, ``llm``, ``sources`` and the shared basics.
+Owns: ``pipeline`` (``answer()``: read the question's form, retrieve, decide, generate, check;
+it carries the verdict out and decides nothing), ``types`` (``Answer``, the ``Answerer``
+protocol and the events streamed to front ends), ``llm_answerer`` (prompting an endpoint),
+``extractive`` (the offline answerer, and ``near_miss_text``: a near miss composed offline),
+``outcome_gate`` (an LLM reply that starts ``NONE:``), ``survey`` (the table of a list's
+papers), ``factory`` (``build_answerer`` from settings). May import every stage below it:
+``judge``, ``query``, ``search``, ``index``, ``llm``, ``sources`` and the shared basics.
 """

@@ -18,20 +18,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from assistant.judge import aspects
 from assistant.judge.grounding import sentence_vectors
 from assistant.judge.injection import instructions_in
 from assistant.judge.relevance import Relevance, coverage
-from assistant.query.compare import sides
-from assistant.textutil import (
-    clean_markup,
-    clip,
-    defang_refs,
-    has_cjk,
-    is_list_question,
-    quoted,
-    split_sentences,
-)
+from assistant.query import aspects
+from assistant.query.form import Form, Turn
+from assistant.textutil import clean_markup, clip, defang_refs, quoted, split_sentences
 
 if TYPE_CHECKING:
     from assistant.index.embeddings import Embedder
@@ -103,6 +95,88 @@ def third_person(sentence: str) -> str:
     return s
 
 
+def score_sentences(form: Form, papers: Sequence[RetrievedPaper], *, embedder: Embedder
+                    ) -> list[list[_Scored]]:
+    """Each paper's abstract sentences, scored for the question (see the module docstring)."""
+    question = form.question
+    wants_result = bool(_RESULT_Q.search(question))
+    asks_link = bool(_ASKS_LINK.search(question))
+    # "which paper ..." and a comparison want each paper's contribution sentence
+    wants_method = (bool(_WHICH.search(question)) or form.sides is not None) \
+        and not wants_result
+    per_paper = [split_sentences(clean_markup(p.paper.abstract)) for p in papers]
+    planted = [instructions_in(clean_markup(p.paper.abstract)) for p in papers]
+    flat = [s for sents in per_paper for s in sents]
+    if not flat:
+        return [[] for _ in papers]
+    if form.cjk:  # English sentences, a question MiniLM cannot read: what each
+        wants_method = True  # paper does (its contribution sentence) answers best
+        sims = np.zeros(len(flat), dtype=np.float32)
+    else:
+        sims = sentence_vectors(embedder, flat) @ embedder.embed_query(question)
+    out: list[list[_Scored]] = []
+    k = 0
+    for sents, is_planted in zip(per_paper, planted, strict=True):
+        scored = []
+        for i, s in enumerate(sents):
+            score = float(sims[k]) + 0.4 * coverage(question, s)
+            if wants_result and _RESULT_S.search(s):
+                score += 0.15
+            if wants_method and _METHOD_S.search(s):
+                score += 0.15
+            if len(s) < 40:
+                score -= 0.2
+            if not asks_link and _LINK.search(s):  # "Code is at URL" says nothing found
+                score -= 0.3
+            if i == 0 and not _OWN_WORK.search(s):  # an abstract opens with background
+                score -= BACKGROUND_PENALTY
+            if is_planted(s):  # planted for an assistant: never quoted (injection.py)
+                score = -10.0
+            scored.append(_Scored(i, s, score))
+            k += 1
+        out.append(scored)
+    return out
+
+
+def choose(scored: list[list[_Scored]], *, plural: bool, max_sentences: int
+           ) -> list[list[_Scored]]:
+    """The sentences to quote per paper, in abstract order: ``max_sentences`` of the first paper
+    of a one-paper answer, one of every other."""
+    chosen = []
+    for rank, sents in enumerate(scored):
+        limit = max_sentences if rank == 0 and not plural else 1
+        usable = [s for s in sents if s.score > -5.0]  # never a planted sentence
+        best = sorted(usable, key=lambda s: -s.score)[:limit]
+        chosen.append(sorted(best, key=lambda s: s.index))
+    return chosen
+
+
+def near_miss_text(form: Form, sources: Sequence[RetrievedPaper], *, embedder: Embedder,
+                   missing: str = "") -> str:
+    """Nothing here is about the question: say so, then the closest papers, each with the
+    sentence of its abstract nearest the question, cited as [n] = ``sources[n - 1]``.
+    ``missing``: the method the question asks about, which no paper here introduces. Whichever
+    answerer serves (the LLM one too), a near miss is composed offline, never generated."""
+    chosen = choose(score_sentences(form, sources, embedder=embedder), plural=True,
+                    max_sentences=1)
+    asked = quoted(form.question)
+    head = (f"Nothing in this collection is about “{asked}”. The closest papers, none of "
+            "which answers it:")
+    if missing:
+        head = (f"No paper in this collection introduces {missing}: it is not in this "
+                "collection. The closest papers, none of which is about it:")
+    if form.cjk:  # matched across languages: less sure than an English match
+        head = (f"No paper here clearly matches “{asked}”: matched across languages "
+                "offline, no one paper stands out. Ask in English to search the abstracts' "
+                "own words (or configure an LLM endpoint to translate the question). The "
+                "closest papers:")
+    lines = [head, ""]
+    for n, (rp, sents) in enumerate(zip(sources, chosen, strict=True), 1):
+        body = " ".join(_quote(s.text) for s in sents)
+        lines.append(f"- **{rp.paper.display_title}** [{n}]: {body} [{n}]")
+    return "\n".join(lines)
+
+
 class ExtractiveAnswerer:
     backend = "extractive"
     model = "extractive-v1"
@@ -117,60 +191,13 @@ class ExtractiveAnswerer:
         self.max_papers = max_papers
         self.usage: dict[str, int] = {}
 
-    def _score(self, question: str, papers: Sequence[RetrievedPaper]) -> list[list[_Scored]]:
-        wants_result = bool(_RESULT_Q.search(question))
-        asks_link = bool(_ASKS_LINK.search(question))
-        # "which paper ..." and a comparison want each paper's contribution sentence
-        wants_method = (bool(_WHICH.search(question)) or bool(sides(question))) \
-            and not wants_result
-        per_paper = [split_sentences(clean_markup(p.paper.abstract)) for p in papers]
-        planted = [instructions_in(clean_markup(p.paper.abstract)) for p in papers]
-        flat = [s for sents in per_paper for s in sents]
-        if not flat:
-            return [[] for _ in papers]
-        if has_cjk(question):  # English sentences, a question MiniLM cannot read: what each
-            wants_method = True  # paper does (its contribution sentence) answers best
-            sims = np.zeros(len(flat), dtype=np.float32)
-        else:
-            sims = sentence_vectors(self.embedder, flat) @ self.embedder.embed_query(question)
-        out: list[list[_Scored]] = []
-        k = 0
-        for sents, is_planted in zip(per_paper, planted, strict=True):
-            scored = []
-            for i, s in enumerate(sents):
-                score = float(sims[k]) + 0.4 * coverage(question, s)
-                if wants_result and _RESULT_S.search(s):
-                    score += 0.15
-                if wants_method and _METHOD_S.search(s):
-                    score += 0.15
-                if len(s) < 40:
-                    score -= 0.2
-                if not asks_link and _LINK.search(s):  # "Code is at URL" says nothing found
-                    score -= 0.3
-                if i == 0 and not _OWN_WORK.search(s):  # an abstract opens with background
-                    score -= BACKGROUND_PENALTY
-                if is_planted(s):  # planted for an assistant: never quoted (injection.py)
-                    score = -10.0
-                scored.append(_Scored(i, s, score))
-                k += 1
-            out.append(scored)
-        return out
-
-    def pick(self, question: str, papers: Sequence[RetrievedPaper], *, plural: bool = False
+    def pick(self, form: Form, papers: Sequence[RetrievedPaper], *, plural: bool = False
              ) -> list[list[_Scored]]:
         """The sentences chosen per paper, in abstract order (also used to highlight)."""
-        return self._choose(self._score(question, papers), plural=plural)
+        return choose(score_sentences(form, papers, embedder=self.embedder), plural=plural,
+                      max_sentences=self.max_sentences)
 
-    def _choose(self, scored: list[list[_Scored]], *, plural: bool) -> list[list[_Scored]]:
-        chosen = []
-        for rank, sents in enumerate(scored):
-            limit = self.max_sentences if rank == 0 and not plural else 1
-            usable = [s for s in sents if s.score > -5.0]  # never a planted sentence
-            best = sorted(usable, key=lambda s: -s.score)[:limit]
-            chosen.append(sorted(best, key=lambda s: s.index))
-        return chosen
-
-    async def select(self, question: str, papers: Sequence[RetrievedPaper],
+    async def select(self, form: Form, papers: Sequence[RetrievedPaper],
                      relevance: Relevance, *, leads: int = 0) -> list[RetrievedPaper]:
         """The papers to cite, in citation order.
 
@@ -184,24 +211,25 @@ class ExtractiveAnswerer:
         if not relevance.relevant_ids:  # answerable by the decision, weak evidence
             return list(papers[:1])
         by_id = {rp.paper.paper_id: rp for rp in papers}
-        if is_list_question(question):  # every relevant paper retrieved, best first
+        if form.listing:  # every relevant paper retrieved, best first
             order = relevance.relevant_ids
         else:
             order = list(dict.fromkeys([relevance.relevant_ids[0], *relevance.close_ids]))
         chosen = [by_id[pid] for pid in order if pid in by_id]
-        return chosen if is_list_question(question) else chosen[: self.max_papers]
+        return chosen if form.listing else chosen[: self.max_papers]
 
-    def compose(self, question: str, sources: Sequence[RetrievedPaper], *,
+    def compose(self, form: Form, sources: Sequence[RetrievedPaper], *,
                 hedged: bool = False) -> str:
         """The answer, citing ``sources[n - 1]`` as ``[n]``: the order is the caller's.
         ``hedged``: name the first paper as the closest match, not as the answer."""
         sources = list(sources)
         if not sources:
             return "The indexed papers do not answer this question."
-        plural = len(sources) > 1 and (is_list_question(question) or bool(sides(question)))
-        scored = self._score(question, sources)  # once: a comparison and an aspect read it too
-        chosen = self._choose(scored, plural=plural)
-        if plural and sides(question):
+        plural = len(sources) > 1 and (form.listing or form.sides is not None)
+        # scored once: a comparison and an aspect read it too
+        scored = score_sentences(form, sources, embedder=self.embedder)
+        chosen = choose(scored, plural=plural, max_sentences=self.max_sentences)
+        if plural and form.sides is not None:
             return self._side_by_side(scored, sources)
         if plural:
             head = f"{len(sources)} papers in the collection bear on this, best first:"
@@ -215,7 +243,7 @@ class ExtractiveAnswerer:
             return "\n".join(lines)
         top = sources[0]
         where = f" ({top.paper.venue_year})" if top.paper.venue_year else ""
-        aspect = aspects.asked(question)  # "what datasets did they use?"
+        aspect = form.aspect  # "what datasets did they use?"
         if aspect is not None and chosen[0]:
             usable = [s for s in scored[0] if s.score > -5.0]
             stating = [s for s in usable if aspects.stated(aspect, [s.text])]
@@ -263,39 +291,16 @@ class ExtractiveAnswerer:
                       for label in _SHOWN]
         return "\n".join(lines)
 
-    def compose_near_miss(self, question: str, sources: Sequence[RetrievedPaper], *,
-                          missing: str = "") -> str:
-        """Nothing here is about the question: say so, then the closest papers, each with the
-        sentence of its abstract nearest the question, cited as [n] = ``sources[n - 1]``.
-        ``missing``: the method the question asks about, which no paper here introduces."""
-        chosen = self.pick(question, sources, plural=True)
-        asked = quoted(question)
-        head = (f"Nothing in this collection is about “{asked}”. The closest papers, none of "
-                "which answers it:")
-        if missing:
-            head = (f"No paper in this collection introduces {missing}: it is not in this "
-                    "collection. The closest papers, none of which is about it:")
-        if has_cjk(question):  # matched across languages: less sure than an English match
-            head = (f"No paper here clearly matches “{asked}”: matched across languages "
-                    "offline, no one paper stands out. Ask in English to search the abstracts' "
-                    "own words (or configure an LLM endpoint to translate the question). The "
-                    "closest papers:")
-        lines = [head, ""]
-        for n, (rp, sents) in enumerate(zip(sources, chosen, strict=True), 1):
-            body = " ".join(_quote(s.text) for s in sents)
-            lines.append(f"- **{rp.paper.display_title}** [{n}]: {body} [{n}]")
-        return "\n".join(lines)
-
-    async def rewrite(self, question: str, history: Sequence[tuple[str, str]]) -> str:
+    async def rewrite(self, form: Form, history: Sequence[Turn]) -> str:
         from assistant.query.rewrite import heuristic
 
-        return heuristic(question, history)
+        return heuristic(form, history)
 
-    async def stream_answer(self, question: str, sources: Sequence[RetrievedPaper],
-                            history: Sequence[tuple[str, str]] = (), *,
+    async def stream_answer(self, form: Form, sources: Sequence[RetrievedPaper],
+                            history: Sequence[Turn] = (), *,
                             near_miss: bool = False, hedged: bool = False
                             ) -> AsyncIterator[str]:
-        text = self.compose(question, sources, hedged=hedged)
+        text = self.compose(form, sources, hedged=hedged)
         self.usage = {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}
         for piece in re.split(r"(?<=\s)", text):
             yield piece

@@ -8,11 +8,11 @@ from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from assistant import tokens
-from assistant.answer.types import Turn
 from assistant.judge import injection
 from assistant.judge.relevance import Relevance
 from assistant.llm import prompts
 from assistant.llm.client import ChatModel, Message, complete, json_reply
+from assistant.query.form import Form, Turn
 from assistant.query.rewrite import with_llm
 from assistant.search.retrieval import RetrievedPaper
 from assistant.textutil import defang_refs
@@ -74,19 +74,19 @@ class LLMAnswerer:
         system = prompts.render("system", prompts_dir=self.prompts_dir)
         return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
-    async def select(self, question: str, papers: Sequence[RetrievedPaper],
+    async def select(self, form: Form, papers: Sequence[RetrievedPaper],
                      relevance: Relevance, *, leads: int = 0) -> list[RetrievedPaper]:
         """Every retrieved paper, in retrieval order or (when enabled) the LLM's order."""
         if self.rerank_enabled and papers and not leads:
-            return await self.rerank(question, list(papers))
+            return await self.rerank(form.question, list(papers))
         return list(papers)
 
-    async def stream_answer(self, question: str, sources: Sequence[RetrievedPaper],
+    async def stream_answer(self, form: Form, sources: Sequence[RetrievedPaper],
                             history: Sequence[Turn] = (), *, near_miss: bool = False,
                             hedged: bool = False) -> AsyncIterator[str]:
         """``hedged`` is the decision's: the model reads the sources and says what it finds
         (the answer's ``confident`` flag and the chat's mark say it to the reader)."""
-        async for delta in self.chat.stream(self.messages(question, sources, history,
+        async for delta in self.chat.stream(self.messages(form.question, sources, history,
                                                           near_miss=near_miss)):
             yield delta
         self.usage = dict(self.chat.usage)
@@ -113,5 +113,5 @@ class LLMAnswerer:
             rp.rank = rank
         return out
 
-    async def rewrite(self, question: str, history: Sequence[Turn]) -> str:
-        return await with_llm(question, history, model=self.chat, prompts_dir=self.prompts_dir)
+    async def rewrite(self, form: Form, history: Sequence[Turn]) -> str:
+        return await with_llm(form, history, model=self.chat, prompts_dir=self.prompts_dir)

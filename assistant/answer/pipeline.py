@@ -17,22 +17,23 @@ import asyncio
 import logging
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from assistant.answer.extractive import ExtractiveAnswerer
+from assistant.answer.extractive import near_miss_text
 from assistant.answer.llm_answerer import LLMAnswerer
 from assistant.answer.outcome_gate import OutcomeGate
 from assistant.answer.types import Answer, Answerer, Delta, Event, Finished, Phase, Retrieved, Turn
 from assistant.citations import Citation, CitationFilter, tidy
 from assistant.errors import InputError, LLMStreamCut
-from assistant.judge import grounding
-from assistant.judge.decision import DECIDE_OVER, Verdict, decide
-from assistant.query import compare
+from assistant.judge import grounding, introduces
+from assistant.judge.decision import DECIDE_OVER, Verdict, asks_llm, decide, settle, weighed
+from assistant.query.form import Form, parse
 from assistant.query.rewrite import needs_llm
 from assistant.search import query_filters
-from assistant.search.retrieval import Filters, Retrieval, RetrievedPaper, Retriever, best_first
-from assistant.textutil import has_cjk, is_list_question, printable, quoted
+from assistant.search.compared import lead_with_sides
+from assistant.search.retrieval import Filters, Retrieval, Retriever, best_first
+from assistant.textutil import printable, quoted
 
 log = logging.getLogger(__name__)
 
@@ -74,24 +75,27 @@ def asked(question: str) -> str:
 
 
 def searched(question: str, search_query: str, *, retriever: Retriever, k: int = 6,
-             filters: Filters | None = None, infer_filters: bool = True) -> Searched:
+             filters: Filters | None = None, infer_filters: bool = True,
+             form: Form | None = None) -> Searched:
     """Search as ``ask`` does and decide: venue/year read from the question, a survey searched
     wider and more diverse, each side of a comparison searched on its own. ``ask``, ``search``
-    and the chat call this, so they rank and decide alike."""
+    and the chat call this, so they rank and decide alike. ``form``: the question's form as
+    ``astream`` read it (read here when not given: ``search``, one question on its own)."""
     question, search_query = asked(question), asked(search_query)
+    if form is None:
+        form = parse(question).searched_as(search_query)
     retriever.check_filters(filters)  # the user's own filters; inferred ones always match
     explicit = filters
     if infer_filters:
         venues, years = retriever.facets()
         filters = query_filters.infer(question, venues=venues, years=years, explicit=filters)
     applied = query_filters.read(explicit, filters)
-    found = _search_and_decide(question, query_filters.stripped(search_query, applied),
+    found = _search_and_decide(replace(form, query=query_filters.stripped(form.query, applied)),
                                retriever=retriever, k=k, filters=filters)
     if applied and found.verdict.outcome != "answered":
         # a filter read from the question must never hide the answer ("trained on CoNLL
         # 2003" is no year filter): without it, does the collection answer?
-        wider = _search_and_decide(question, search_query, retriever=retriever, k=k,
-                                   filters=explicit)
+        wider = _search_and_decide(form, retriever=retriever, k=k, filters=explicit)
         if wider.verdict.outcome == "answered":
             wider.dropped = applied
             return wider
@@ -99,20 +103,18 @@ def searched(question: str, search_query: str, *, retriever: Retriever, k: int =
     return found
 
 
-def _search_and_decide(question: str, search_query: str, *, retriever: Retriever, k: int,
+def _search_and_decide(form: Form, *, retriever: Retriever, k: int,
                        filters: Filters | None) -> Searched:
-    listing = is_list_question(question)
-    diversity = retriever.mmr_lambda if listing else None
-    if listing:  # a survey lists every paper the verifier calls on topic among more candidates
+    diversity = retriever.mmr_lambda if form.listing else None
+    if form.listing:  # a survey lists every paper the decision calls on topic among more
         k = max(k, SURVEY_K)
-    retrieval = retriever.search(search_query, k=k, filters=filters, diversity=diversity)
-    sides = _compared(search_query, retrieval, retriever=retriever, filters=filters, k=k)
-    verdict = decide(search_query, retrieval.papers, index=retriever.index(), sides=sides,
+    retrieval = retriever.search(form.query, k=k, filters=filters, diversity=diversity)
+    retrieval, sides = lead_with_sides(form.sides, retrieval, retriever=retriever,
+                                       filters=filters, k=k, lead=introduces.side_lead)
+    verdict = decide(form, retrieval.papers, index=retriever.index(), sides=sides,
                      multilingual=retrieval.multilingual,
                      picked=bool(filters and filters.paper_ids))
-    for rp in retrieval.papers:
-        rp.verified = verdict.scores.get(rp.paper.paper_id)
-        rp.verifier = verdict.verifier.get(rp.paper.paper_id)
+    retrieval = replace(retrieval, papers=weighed(retrieval.papers, verdict))
     return Searched(retrieval, filters, len(sides), verdict)
 
 
@@ -125,14 +127,16 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     """
     t0 = time.perf_counter()
     question = asked(question)
-    waits = isinstance(answerer, LLMAnswerer) and needs_llm(question, history)
+    said = parse(question, history)  # the question's form: read once, handed down
+    waits = isinstance(answerer, LLMAnswerer) and needs_llm(said)
     if waits:  # a follow-up (or another language) is rewritten by the LLM first: say so,
         yield Phase("asking the LLM to make the question standalone…")  # not a slow search
-    search_query = await answerer.rewrite(question, history)
+    search_query = asked(await answerer.rewrite(said, history))
     if waits:
         yield Phase("retrieving…")
+    form = said.searched_as(search_query)
     found = searched(question, search_query, retriever=retriever, k=k, filters=filters,
-                     infer_filters=infer_filters)
+                     infer_filters=infer_filters, form=form)
     retrieval, filters, leads, verdict = found.retrieval, found.filters, found.leads, found.verdict
     yield Retrieved(retrieval)
     timings = dict(retrieval.timings)
@@ -145,12 +149,10 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
              "filters_dropped": found.dropped}
     note = query_filters.notice(found.applied, found.dropped)
     lead = f"{note}\n\n" if note else ""
-    # a near miss goes to an LLM too (it may find the answer among the closest papers, or say
-    # NONE); the offline answerer composes it
-    llm_near = (decision.outcome == "near_miss" and answerer.reads_near_misses
-                and bool(retrieval.papers))
+    llm_near = asks_llm(verdict, reads_near_misses=answerer.reads_near_misses) and bool(
+        retrieval.papers)
     if decision.outcome != "answered" and not llm_near:
-        result = _unanswered(question, retrieval, retriever=retriever,
+        result = _unanswered(form, retrieval, retriever=retriever,
                              answerer=answerer, timings=timings, relevance=rel.to_dict(),
                              **extra)
         result.text = lead + result.text
@@ -164,7 +166,7 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     if llm_near:
         sources = list(retrieval.papers[:DECIDE_OVER])
     else:
-        sources = await answerer.select(question, retrieval.papers, rel, leads=leads)
+        sources = await answerer.select(form, retrieval.papers, rel, leads=leads)
     timings["select_ms"] = (time.perf_counter() - t_s) * 1000
     filt = CitationFilter(len(sources))
     gate = OutcomeGate()
@@ -175,7 +177,7 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     if lead:
         yield Delta(lead)
     try:
-        async for raw in answerer.stream_answer(question, sources, history, near_miss=llm_near,
+        async for raw in answerer.stream_answer(form, sources, history, near_miss=llm_near,
                                                 hedged=not (llm_near or verdict.confident)):
             if first is None:
                 first = (time.perf_counter() - t1) * 1000
@@ -191,14 +193,21 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
         yield Delta(tail)
     timings["first_token_ms"] = first or 0.0
     timings["generate_ms"] = (time.perf_counter() - t1) * 1000
-    if gate.none:  # the model read the sources and says none answers: a near miss
-        extra["outcome"] = "near_miss"
-        extra["confident"] = False
-        extra["answerability"] = {**extra["answerability"], "llm": "none",
-                                  "llm_reason": gate.reason}
-        result = _unanswered(question, retrieval, retriever=retriever, answerer=answerer,
-                             timings=timings, relevance={**rel.to_dict(), "relevant": False},
-                             **extra)
+    text = lead + tidy("".join(parts)).strip()
+    citations = [Citation(filt.mapping[n], sources[n - 1].paper) for n in filt.order]
+    settled = settle(verdict, near_miss_sent=llm_near, said_none=bool(gate.none),
+                     cited=len(citations), cut=bool(cut_reason))
+    extra["outcome"], extra["confident"] = settled.outcome, settled.confident
+    relevance = rel.to_dict()
+    if settled.llm:
+        extra["answerability"] = {**extra["answerability"], "llm": settled.llm,
+                                  **({"llm_reason": gate.reason} if gate.none else {})}
+    if settled.relevant is not None:
+        relevance = {**relevance, "relevant": settled.relevant,
+                     **({"relevant_papers": len(citations)} if settled.relevant else {})}
+    if settled.llm == "none":  # the model read the sources and says none answers
+        result = _unanswered(form, retrieval, retriever=retriever, answerer=answerer,
+                             timings=timings, relevance=relevance, **extra)
         yield Delta(result.text)  # the notice was streamed before the model's answer
         result.text = lead + result.text
         if ground:
@@ -206,17 +215,7 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
         timings["total_ms"] = (time.perf_counter() - t0) * 1000
         yield Finished(result)
         return
-    text = lead + tidy("".join(parts)).strip()
-    citations = [Citation(filt.mapping[n], sources[n - 1].paper) for n in filt.order]
     refused = not citations and not cut_reason  # an answer cites the sources it answers from
-    relevance = rel.to_dict()
-    if llm_near and citations:  # the model found the answer among the closest papers
-        extra["outcome"] = "answered"
-        extra["answerability"] = {**extra["answerability"], "llm": "answered"}
-        relevance = {**relevance, "relevant": True, "relevant_papers": len(citations)}
-    elif refused:
-        extra["outcome"] = "near_miss"
-        extra["confident"] = False
     result = Answer(question, text, answerer.backend, answerer.model, citations,
                     retrieval.papers, refused, dict(answerer.usage), timings, filt.dropped,
                     relevance, cut=bool(cut_reason), cut_reason=cut_reason, **extra)
@@ -226,16 +225,17 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     yield Finished(result)
 
 
-def _unanswered(question: str, retrieval: Retrieval, *, retriever: Retriever,
+def _unanswered(form: Form, retrieval: Retrieval, *, retriever: Retriever,
                 answerer: Answerer, **fields: Any) -> Answer:
     """A near miss (``fields["outcome"]``) names the closest papers, cited like any claim; a
-    refusal says what to do. Neither calls an LLM."""
-    unreadable = has_cjk(question) and not (answerer.multilingual or retrieval.multilingual)
+    refusal says what to do. Neither calls an LLM (``near_miss_text`` composes offline)."""
+    question = form.question
+    unreadable = form.cjk and not (answerer.multilingual or retrieval.multilingual)
     if fields.get("outcome") == "near_miss" and not unreadable:
         closest = best_first(retrieval.papers[:DECIDE_OVER])[:NEAR_MISS_PAPERS]
         missing = str(fields.get("answerability", {}).get("missing_method") or "")
-        text = ExtractiveAnswerer(embedder=retriever.store.embedder).compose_near_miss(
-            question, closest, missing=missing)
+        text = near_miss_text(form, closest, embedder=retriever.store.embedder,
+                              missing=missing)
         citations = [Citation(n, rp.paper) for n, rp in enumerate(closest, 1)]
     else:
         n = retriever.index().paper_count if retrieval.papers else 0
@@ -253,31 +253,6 @@ def _ground(result: Answer, retriever: Retriever) -> None:
     result.grounding = grounding.ground(result.text, result.citations, result.papers,
                                         embedder=retriever.store.embedder)
     result.timings["ground_ms"] = (time.perf_counter() - t) * 1000
-
-
-def _compared(query: str, retrieval: Retrieval, *, retriever: Retriever,
-              filters: Filters | None, k: int) -> list[tuple[str, list[RetrievedPaper]]]:
-    """For "A vs B": each side searched on its own, its best paper put first. Returns each
-    side's query and search results (none when the question compares nothing, or both sides
-    find the same paper)."""
-    pair = compare.sides(query)
-    if not pair or (filters and filters.paper_ids):
-        return []
-    leads: list[RetrievedPaper] = []
-    searched: list[tuple[str, list[RetrievedPaper]]] = []
-    for side in pair:
-        found = retriever.search(side, k=k, filters=filters).papers
-        if found and all(found[0].paper.paper_id != rp.paper.paper_id for rp in leads):
-            leads.append(found[0])
-            searched.append((side, found))
-    if len(leads) < 2:
-        return []
-    ids = {rp.paper.paper_id for rp in leads}
-    rest = [rp for rp in retrieval.papers if rp.paper.paper_id not in ids]
-    retrieval.papers = (leads + rest)[: max(k, 2)]
-    for rank, rp in enumerate(retrieval.papers, 1):
-        rp.rank = rank
-    return searched
 
 
 def answer(question: str, *, retriever: Retriever, answerer: Answerer, k: int = 6,

@@ -10,9 +10,11 @@ from typing import Any, Protocol
 from assistant.citations import Citation
 from assistant.judge import grounding
 from assistant.judge.relevance import Relevance
+from assistant.query.form import Form, Turn
 from assistant.search.retrieval import Retrieval, RetrievedPaper, best_first
 
-Turn = tuple[str, str]  # (question, answer)
+__all__ = ["Answer", "Answerer", "Delta", "Event", "Finished", "Form", "Phase", "Retrieved",
+           "Turn"]
 
 
 class Answerer(Protocol):
@@ -22,13 +24,13 @@ class Answerer(Protocol):
     multilingual: bool  # False: understands English questions only (the offline answerer)
     reads_near_misses: bool  # a near miss's closest papers go to stream_answer(near_miss=True)
 
-    async def select(self, question: str, papers: Sequence[RetrievedPaper],
+    async def select(self, form: Form, papers: Sequence[RetrievedPaper],
                      relevance: Relevance, *, leads: int = 0) -> list[RetrievedPaper]:
         """The sources to answer from, in citation order: ``[n]`` is the n-th of them. The
         first ``leads`` papers must be among them (a comparison's sides, in order)."""
         ...
 
-    def stream_answer(self, question: str, sources: Sequence[RetrievedPaper],
+    def stream_answer(self, form: Form, sources: Sequence[RetrievedPaper],
                       history: Sequence[Turn] = (), *, near_miss: bool = False,
                       hedged: bool = False) -> AsyncIterator[str]:
         """The answer's text, citing ``sources`` as [n]. A reply that starts with ``NONE:``
@@ -36,7 +38,9 @@ class Answerer(Protocol):
         ``hedged``: the decision is not sure the first source is the one asked about."""
         ...
 
-    async def rewrite(self, question: str, history: Sequence[Turn]) -> str: ...
+    async def rewrite(self, form: Form, history: Sequence[Turn]) -> str:
+        """The query to search: ``form.question``, or a follow-up made standalone."""
+        ...
 
 
 @dataclass

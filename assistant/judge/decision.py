@@ -32,9 +32,10 @@ from typing import TYPE_CHECKING, Any
 from assistant.judge import answerability, evidence, introduces
 from assistant.judge.relevance import Relevance, judge
 from assistant.judge.verifier import Scorer, passage, shared
-from assistant.textutil import content_words, has_cjk, is_list_question
+from assistant.search.retrieval import shown
 
 if TYPE_CHECKING:
+    from assistant.query.form import Form
     from assistant.search.retrieval import RetrievedPaper
 
 DECIDE_OVER = 6  # ranked papers the outcome reads (ask's default k)
@@ -68,17 +69,20 @@ class Verdict:
                 "verifier": {pid: round(v, 3) for pid, v in self.verifier.items()}}
 
 
-def decide(question: str, papers: Sequence[RetrievedPaper], *, index: Any,
+def decide(form: Form, papers: Sequence[RetrievedPaper], *, index: Any,
            sides: Sequence[tuple[str, Sequence[RetrievedPaper]]] = (),
            multilingual: bool = False, picked: bool = False,
            verifier: Scorer | None = None) -> Verdict:
-    """The verdict on ``papers`` (ranked, best first) for ``question``.
+    """The verdict on ``papers`` (ranked, best first) for the question of ``form`` (its
+    searched query is what is weighed; its listing, introduced names and language are read
+    from the form, never parsed again).
 
     ``index``: the chunk index searched (its term statistics weigh the question's words);
     ``sides``: a comparison's per-side queries and search results; ``multilingual``: the
     dense side was multilingual-e5 (a question in another language); ``picked``: the user
     chose these papers (the chat's "ask about this paper"); ``verifier``: the cross-encoder
     (default: the shipped one, loaded once)."""
+    question = form.query or form.question
     scores: dict[str, float] = {}
     raw: dict[str, float] = {}
     if multilingual:  # the verifier reads English: a question in another language goes by
@@ -103,25 +107,25 @@ def decide(question: str, papers: Sequence[RetrievedPaper], *, index: Any,
             decisions.append(answerability.decide(q, top, stats,
                                                   [side[rp.paper.paper_id] for rp in top]))
         decision = min(decisions, key=lambda d: _ORDER.index(d.outcome))
-    if not (multilingual or picked or has_cjk(question)) and not content_words(question):
+    if not (multilingual or picked or form.cjk) and form.contentless:
         # "the", "what is it?", "word word word": nothing to search for. The verifier, trained
         # on real questions, scores such input high (0.9+) against any paper: never answered
         decision.outcome = "refused"
     # a list weighs every paper searched; a one-paper question the first DECIDE_OVER, as the
     # outcome does (so `search --k 20` and `ask` cite alike)
-    rel = judge(question, papers if is_list_question(question) else papers[:DECIDE_OVER],
+    rel = judge(question, papers if form.listing else papers[:DECIDE_OVER],
                 verified=scores or None)
     introduced = False
-    if not multilingual and not sides and introduces.asked_names(question):
+    if not multilingual and not sides and form.introduces:
         # "which paper introduces Adam?": the paper that does, else the method is not here
         candidates = [rp.paper for rp in papers[:DECIDE_OVER]]
-        intro = introduces.introducer(question, candidates)
+        intro = introduces.introducer(form.introduces, candidates)
         if intro is not None:
             decision.outcome = "answered"
             introduced = True
             rel = replace(rel.only(intro.paper_id), confidence=max(rel.confidence, 0.5))
         elif decision.outcome == "answered":
-            decision.missing = introduces.missing(question, candidates)
+            decision.missing = introduces.missing(form.introduces, candidates)
             decision.outcome = "near_miss"
     if multilingual and papers:
         rel = rel.only(papers[0].paper.paper_id)
@@ -132,7 +136,7 @@ def decide(question: str, papers: Sequence[RetrievedPaper], *, index: Any,
     # named as the answer, not as "the closest match": a sure estimate, the paper that
     # introduces the method asked about, a comparison's sides, a list, the user's pick
     confident = decision.outcome == "answered" and (
-        picked or multilingual or bool(sides) or introduced or is_list_question(question)
+        picked or multilingual or bool(sides) or introduced or form.listing
         or decision.p_answer >= answerability.T_SURE)
     return Verdict(decision.outcome, decision, _agreeing(rel, decision.outcome, papers, scores),
                    scores, raw, confident)
@@ -140,9 +144,47 @@ def decide(question: str, papers: Sequence[RetrievedPaper], *, index: Any,
 
 def best_of(ids: Sequence[str], scores: dict[str, float]) -> str | None:
     """The highest estimate among the first ``DECIDE_OVER`` of ``ids`` (in retrieval order; a
-    tie, or no estimates at all, goes to the better-ranked paper)."""
+    tie as shown, to ``SHOWN_DECIMALS``, or no estimates at all, goes to the better-ranked
+    paper: estimates that differ below what is shown differ between CPUs)."""
     first = list(ids)[:DECIDE_OVER]
-    return max(first, key=lambda pid: scores.get(pid, 0.0)) if first else None
+    return max(first, key=lambda pid: shown(scores.get(pid, 0.0))) if first else None
+
+
+def weighed(papers: Sequence[RetrievedPaper], verdict: Verdict) -> list[RetrievedPaper]:
+    """The papers as the verdict weighed them: copies carrying its estimate (``verified``) and
+    the verifier's own score, in retrieval order."""
+    return [replace(rp, verified=verdict.scores.get(rp.paper.paper_id),
+                    verifier=verdict.verifier.get(rp.paper.paper_id)) for rp in papers]
+
+
+def asks_llm(verdict: Verdict, *, reads_near_misses: bool) -> bool:
+    """A near miss goes to an LLM answerer too: it may find the answer among the closest
+    papers, or say NONE (the offline answerer composes it)."""
+    return verdict.outcome == "near_miss" and reads_near_misses
+
+
+@dataclass(frozen=True)
+class Settled:
+    """The outcome once the answerer has spoken (``settle``)."""
+    outcome: answerability.Outcome
+    confident: bool
+    llm: str = ""  # "none": the model said no source answers; "answered": it answered a near miss
+    relevant: bool | None = None  # what relevance now says (None: as decided)
+
+
+def settle(verdict: Verdict, *, near_miss_sent: bool, said_none: bool, cited: int,
+           cut: bool) -> Settled:
+    """The last word on a generated answer: a model that reads the sources and says none
+    answers makes it a near miss; a near miss the model answered from the closest papers, with
+    citations, is answered (named as the closest match: the decision was not sure); an answer
+    that cites nothing (and was not cut off) answered nothing."""
+    if said_none:
+        return Settled("near_miss", False, "none", False)
+    if near_miss_sent and cited:
+        return Settled("answered", False, "answered", True)
+    if not cited and not cut:
+        return Settled("near_miss", False)
+    return Settled(verdict.outcome, verdict.confident)
 
 
 def estimates(question: str, papers: Sequence[RetrievedPaper], verified: dict[str, float],

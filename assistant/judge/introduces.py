@@ -10,34 +10,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from assistant.paper import Paper
+from assistant.sources.titles import names_in
 from assistant.textutil import clean_markup, split_sentences
 
-_ASKS = re.compile(
-    r"\b(?:introduc|propos|invent|develop|first describ|came up with)\w*\s+"
-    r"(?:the\s+|a\s+|an\s+)?(?P<name>(?:[A-Z][\w\-–]*|[a-z]+[A-Z][\w\-–]*)"
-    r"(?:[\s\-](?:[A-Z][\w\-–]*|\d[\w\-–]*))*)"
-    # the question is about the name itself: nothing follows it but what kind of thing it is
-    r"(?:\s+(?:optimi[sz]er|algorithm|method|model|architecture|framework|network|loss|"
-    r"dataset|benchmark|technique|approach))?\s*[?.!]*\s*$")
-_GENERIC = frozenset(["paper", "papers", "method", "methods", "model", "models", "approach",
-                      "framework", "we", "i", "a", "the"])
+if TYPE_CHECKING:
+    from assistant.search.retrieval import RetrievedPaper
+
 _OWNS = re.compile(r"\b(?:we|this (?:paper|work))\s+(?:\w+\s+){0,3}?(?:propose|introduce|present|"
                    r"develop|design|call|name|dub|term)\w*\b|\b(?:named|called|dubbed|termed)\b",
                    re.IGNORECASE)
-
-
-def asked_names(question: str) -> list[str]:
-    """The method names a "which paper introduces X" question asks about ([] for others, and
-    for a question that goes on to describe the work: "proposed an RNN-CNN model for ..." asks
-    for a paper, not for the inventor of a name)."""
-    out = []
-    for m in _ASKS.finditer(question):
-        name = m.group("name").strip(" -–?.!,;:")
-        if name and name.lower() not in _GENERIC:
-            out.append(name)
-    return out
 
 
 def _has(name: str, text: str) -> bool:
@@ -54,19 +38,31 @@ def introduces(paper: Paper, name: str) -> bool:
     return False
 
 
-def missing(question: str, papers: Sequence[Paper]) -> str:
-    """The asked method name no paper of ``papers`` introduces ("" when none is asked, or one
-    of them introduces it)."""
-    for name in asked_names(question):
+def missing(names: Sequence[str], papers: Sequence[Paper]) -> str:
+    """The asked method name (``Form.introduces``) no paper of ``papers`` introduces ("" when
+    none is asked, or one of them introduces it)."""
+    for name in names:
         if not any(introduces(p, name) for p in papers):
             return name
     return ""
 
 
-def introducer(question: str, papers: Sequence[Paper]) -> Paper | None:
-    """The first of ``papers`` that introduces every method the question asks about (None
-    when the question asks about none, or no paper introduces them all)."""
-    names = asked_names(question)
+def introducer(names: Sequence[str], papers: Sequence[Paper]) -> Paper | None:
+    """The first of ``papers`` that introduces every method the question asks about (``names``:
+    ``Form.introduces``; None when it asks about none, or no paper introduces them all)."""
     if not names:
         return None
     return next((p for p in papers if all(introduces(p, n) for n in names)), None)
+
+
+def side_lead(side: str, found: Sequence[RetrievedPaper], *, over: int = 6
+              ) -> RetrievedPaper | None:
+    """The paper a comparison's side stands for: when the side names a method ("MaskAQ",
+    "Q2D2"), the best-ranked of its first ``over`` results that introduces it (a paper that
+    only discusses or compares with the method is not it), else its first result."""
+    names = names_in(side)
+    if names:
+        for rp in found[:over]:
+            if all(introduces(rp.paper, n) for n in names):
+                return rp
+    return found[0] if found else None

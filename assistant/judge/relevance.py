@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from assistant.search.retrieval import shown
 from assistant.sources.titles import names_in
 from assistant.textutil import content_words, stem
 
@@ -84,7 +85,7 @@ def _by_verifier(rel: Relevance, papers: Sequence[RetrievedPaper],
     if not rel.relevant:
         return rel
     scored = sorted(((verified.get(rp.paper.paper_id, 0.0), rp.paper.paper_id)
-                     for rp in papers), key=lambda x: -x[0])  # best estimate first (stable)
+                     for rp in papers), key=lambda x: -shown(x[0]))  # best as shown (stable)
     best_v = scored[0][0]
     keep = [pid for v, pid in scored if v >= V_LIST]
     close = [pid for v, pid in scored if v >= V_CLOSE and v >= best_v * RELATIVE_KEEP]

@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from assistant.llm import prompts
-from assistant.query.followup import is_follow_up
 from assistant.query.followup_rules import ELLIPSES, dangling_references
+from assistant.query.form import Form, Turn
 from assistant.textutil import content_words, has_cjk
 
 if TYPE_CHECKING:
@@ -29,15 +29,14 @@ _BOLD = re.compile(r"\*\*([^*]{3,200})\*\*")  # the titles an answer names
 # how the offline answerer opens a one-paper answer (answer/extractive.py)
 ONE_PAPER = ("The most relevant paper is", "The closest match is", "The abstract of")
 
-Turn = tuple[str, str]
-
-__all__ = ["dangling_references", "heuristic", "is_follow_up", "with_llm"]
+__all__ = ["Turn", "dangling_references", "heuristic", "with_llm"]
 
 
-def heuristic(question: str, history: Sequence[Turn]) -> str:
+def heuristic(form: Form, history: Sequence[Turn]) -> str:
     """A follow-up gets the previous turn's topic appended: the papers its answer named, or,
     for "what about X?" (the previous question asked again of X), that question's words."""
-    if not history or not is_follow_up(question, history[-1][0]):
+    question = form.question
+    if not history or not form.follow_up:
         return question
     prev_q, prev_a = history[-1]
     refs = dangling_references(question) or ["no topic of its own"]
@@ -49,15 +48,15 @@ def heuristic(question: str, history: Sequence[Turn]) -> str:
     return f"{question} {topic}".strip()
 
 
-def needs_llm(question: str, history: Sequence[Turn]) -> bool:
+def needs_llm(form: Form) -> bool:
     """Does ``with_llm`` call the LLM for this question (a follow-up, or another language)?"""
-    return (bool(history) and is_follow_up(question, history[-1][0])) or has_cjk(question)
+    return form.follow_up or form.cjk
 
 
-async def with_llm(question: str, history: Sequence[Turn], *, model: ChatModel,
+async def with_llm(form: Form, history: Sequence[Turn], *, model: ChatModel,
                    prompts_dir: Path | None = None) -> str:
-    follow_up = bool(history) and is_follow_up(question, history[-1][0])
-    if not follow_up and not has_cjk(question):  # needs_llm, its follow-up verdict kept
+    question, follow_up = form.question, form.follow_up
+    if not needs_llm(form):
         return question
     # a standalone question in another language is translated, never given the old topic
     turns = "\n".join(f"Q: {q}\nA: {a[:400]}" for q, a in history[-3:]) if follow_up else ""
@@ -67,4 +66,4 @@ async def with_llm(question: str, history: Sequence[Turn], *, model: ChatModel,
 
     text = (await complete(model, content)).strip().strip('"').splitlines()
     rewritten = text[0].strip() if text else ""
-    return rewritten or heuristic(question, history)
+    return rewritten or heuristic(form, history)

@@ -110,16 +110,27 @@ class RetrievedPaper:
     lexical: float | None = None
     chunk_ids: list[str] = field(default_factory=list)  # matched chunks, best first
     # the decision's 0-1 estimate that this is the paper the question asks about (retrieval
-    # and the verifier weighed together: judge/evidence.py), set by answer.pipeline.searched;
+    # and the verifier weighed together: judge/evidence.py), set by judge.decision.weighed;
     # None when it did not weigh the paper (or the question is in a language it does not read)
     verified: float | None = None
     verifier: float | None = None  # the verifier's own 0-1 score, one of the estimate's inputs
 
 
+# an estimate is shown, and ranks, to this many decimals: the int8 verifier's kernels differ
+# between CPUs below it, and two papers that tie as shown keep retrieval's order
+SHOWN_DECIMALS = 2
+
+
+def shown(estimate: float) -> float:
+    return round(estimate, SHOWN_DECIMALS)
+
+
 def best_first(papers: Sequence[RetrievedPaper]) -> list[RetrievedPaper]:
     """Papers as they are shown (``search``, ``ask --json`` ``papers``): by the decision's 0-1
-    estimate, best first; those it did not weigh after them, in retrieval order."""
-    return sorted(papers, key=lambda rp: (rp.verified is None, -(rp.verified or 0.0), rp.rank))
+    estimate as shown (``SHOWN_DECIMALS``), best first, a tie in retrieval order; those it did
+    not weigh after them, in retrieval order."""
+    return sorted(papers, key=lambda rp: (rp.verified is None, -shown(rp.verified or 0.0),
+                                          rp.rank))
 
 
 @dataclass

@@ -78,11 +78,13 @@ def relied_on(answer: Answer | None, paper: Paper, *, embedder: Embedder | None 
         if picked:
             return Evidence(sentences, sorted(picked), "cited")
     if embedder is not None and answer is not None and sentences:
-        from assistant.answer.extractive import ExtractiveAnswerer
+        from assistant.answer.extractive import choose, score_sentences
+        from assistant.query.form import of
         from assistant.search.retrieval import RetrievedPaper
 
-        chosen = ExtractiveAnswerer(embedder=embedder, max_sentences=2).pick(
-            answer.question, [RetrievedPaper(paper, 0.0, 1)])[0]
+        scored = score_sentences(of(answer.question), [RetrievedPaper(paper, 0.0, 1)],
+                                 embedder=embedder)
+        chosen = choose(scored, plural=False, max_sentences=2)[0]
         index = {s: i for i, s in enumerate(sentences)}
         marks = sorted(index[c.text] for c in chosen if c.text in index)
         if marks:

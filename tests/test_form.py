@@ -1,0 +1,102 @@
+"""The question's form is read once per turn (query/form.py) and handed down: search, the
+decision and the answerers read its fields and never parse the question again; the pipeline
+carries out the one decision and holds none of its own."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from assistant.answer.factory import build_answerer
+from assistant.answer.pipeline import answer
+from assistant.query import form as form_module
+from assistant.query.form import of, parse
+from assistant.search.retrieval import Retriever
+from assistant.settings import load_settings
+
+ROOT = Path(__file__).resolve().parents[1]
+PARSERS = ("is_follow_up", "is_list_question", "sides", "asked_names", "asked")
+# where each is defined; query/form.py is the one place that calls them
+DEFINED = {"assistant/query/followup.py", "assistant/textutil.py", "assistant/query/compare.py",
+           "assistant/query/aspects.py", "assistant/query/form.py"}
+
+
+def _calls(tree: ast.AST, names: tuple[str, ...]) -> list[str]:
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            f = node.func
+            name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) \
+                else ""
+            if name in names:
+                out.append(name)
+    return out
+
+
+def test_only_the_form_parses_a_question():
+    offenders = {}
+    for path in sorted((ROOT / "assistant").rglob("*.py")):
+        rel = str(path.relative_to(ROOT))
+        if rel in DEFINED:
+            continue
+        found = _calls(ast.parse(path.read_text()), PARSERS)
+        if rel == "assistant/answer/pipeline.py":  # its own asked(): the question made printable
+            found = [n for n in found if n != "asked"]
+        if found:
+            offenders[rel] = found
+    assert not offenders
+
+
+@pytest.fixture
+def counted(monkeypatch):
+    calls = dict.fromkeys(PARSERS, 0)
+    for name in PARSERS:
+        real = getattr(form_module, name)
+
+        def wrapper(*a, _real=real, _name=name, **kw):
+            calls[_name] += 1
+            return _real(*a, **kw)
+
+        monkeypatch.setattr(form_module, name, wrapper)
+    return calls
+
+
+@pytest.mark.parametrize("question", [
+    "Which paper makes LLM quantization robust to outliers?",
+    "How does MaskAQ differ from VGS?",
+    "Which papers study watermarking?",
+])
+def test_one_turn_reads_the_form_once(bundled_store, embedder, counted, question):
+    retriever = Retriever(store=bundled_store)
+    answerer = build_answerer(load_settings(), embedder=embedder)
+    history = [("Which paper studies text watermarks?", "The most relevant paper is **IPMark**")]
+    result = answer(question, retriever=retriever, answerer=answerer, history=history)
+    assert result.outcome in ("answered", "near_miss", "refused")
+    assert counted == dict.fromkeys(PARSERS, 1), counted
+
+
+def test_the_form_reads_what_the_question_says():
+    f = of("How does MaskAQ differ from VGS?")
+    assert f.sides == ("MaskAQ", "VGS") and not f.listing
+    assert of("Which papers study watermarking?").listing
+    assert of("Which paper introduces Adam?").introduces == ("Adam",)
+    assert of("What datasets did they use?").aspect is not None
+    assert of("the").contentless and of("哪篇论文研究水印？").cjk
+    assert parse("How robust is it?", [("Which paper studies watermarks?", "...")]).follow_up
+
+
+def test_the_pipeline_carries_out_the_verdict_and_decides_nothing():
+    tree = ast.parse((ROOT / "assistant" / "answer" / "pipeline.py").read_text())
+    outcomes = {"answered", "near_miss", "refused"}
+    for node in ast.walk(tree):
+        targets = node.targets if isinstance(node, ast.Assign) else \
+            [node.target] if isinstance(node, ast.AugAssign | ast.AnnAssign) else []
+        for t in targets:  # no verdict field written, no search result changed in place
+            if isinstance(t, ast.Attribute):
+                assert t.attr not in {"verified", "verifier", "rank", "outcome", "confident",
+                                      "relevant"}, ast.unparse(node)
+        if isinstance(node, ast.Assign):  # no outcome chosen here
+            assert not (isinstance(node.value, ast.Constant) and node.value.value in outcomes), \
+                ast.unparse(node)
+    source = ast.unparse(tree)
+    assert "ExtractiveAnswerer(" not in source  # no answerer built behind the configured one
