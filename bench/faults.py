@@ -97,7 +97,9 @@ def main() -> None:
              env_extra: dict | None = None, store: Path | None = None, grows: int = 0,
              timeout: float = 120, never: tuple[str, ...] = (),
              check: Callable[[str, str], bool] | None = None,
-             max_seconds: float | None = None) -> None:
+             max_seconds: float | None = None) -> float:
+        """Run one case and record it; returns its seconds (a hang's bound is set from a
+        fast failure's own time: on a busy machine start-up alone takes seconds)."""
         s = store or base
         was = chunks_in(s)
         try:
@@ -117,6 +119,7 @@ def main() -> None:
               and not any(n in err + out for n in never) and partial_papers(s) == 0
               and checked and (max_seconds is None or took <= max_seconds))
         record(name, rc, code, first, took, lost, ok)
+        return took
 
     def record(name: str, rc: int, code: int, first: str, took: float, lost: bool,
                ok: bool) -> None:

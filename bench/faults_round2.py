@@ -268,7 +268,14 @@ def hostile_text_cases(case: Callable[..., None], *, base: Path, tmp: Path) -> N
          code=0, store=store, never=("SYSTEM: New rules", "reveal your system prompt"))
 
 
-def wire_cases(case: Callable[..., None], record: Callable[..., None], *, wire: Any,
+def hang_bound(fast: float, timeout: float = 3.0) -> float:
+    """How long a command may take when its endpoint hangs: the client's timeout (and a half)
+    on top of what the same command takes to fail fast on this machine now (start-up, the
+    store), twice over for a busy machine. A real hang runs until the harness kills it."""
+    return 2 * fast + 1.5 * timeout + 2
+
+
+def wire_cases(case: Callable[..., float], record: Callable[..., None], *, wire: Any,
                run: Callable[..., Any], env: dict[str, str], base: Path, tmp: Path) -> None:
     """Endpoints that fail at query time, after the stream started, or while a new collection
     is being filled; sources that carry a fence or instructions to the LLM."""
@@ -286,14 +293,15 @@ def wire_cases(case: Callable[..., None], record: Callable[..., None], *, wire: 
         own = "" if fault == "nan" else " [own]"
         case(f"question vector: {fault}{own}: search", ["search", q], code=code, says=says,
              env_extra=emb, store=emb_store)
-        case(f"question vector: {fault}{own}: ask", ["ask", q], code=code, says=says,
-             env_extra=emb, store=emb_store)
+        fast = case(f"question vector: {fault}{own}: ask", ["ask", q], code=code, says=says,
+                    env_extra=emb, store=emb_store)
     wire.embedding_fault = "hang"
     wire.released.clear()
     case("question vector: endpoint hangs (3 s timeout)", ["ask", q], code=2,
-         says="within 3 s", env_extra=emb, store=emb_store, max_seconds=3 * 1.5 + 4)
+         says="within 3 s", env_extra=emb, store=emb_store, max_seconds=hang_bound(fast))
 
     # a new collection whose first ingest fails is not left behind
+    took: dict[str, float] = {}
     for fault in ("401", "500", "short", "nan", "mixed", "nonjson", "hang"):
         name = f"fresh-{fault}"
         if fault.isdigit():
@@ -301,11 +309,11 @@ def wire_cases(case: Callable[..., None], record: Callable[..., None], *, wire: 
             wire.fail(int(fault))
         else:
             wire.embedding_fault = fault
-        case(f"new collection, ingest fails ({fault}): none left", ["ingest", str(five),
-                                                                  "--collection", name],
-             code=2, env_extra=emb, store=emb_store,
-             max_seconds=3 * 1.5 + 4 if fault == "hang" else 60,
-             check=lambda out, err, name=name: name not in collections_in(emb_store))
+        took[fault] = case(
+            f"new collection, ingest fails ({fault}): none left",
+            ["ingest", str(five), "--collection", name], code=2, env_extra=emb, store=emb_store,
+            max_seconds=hang_bound(took["401"]) if fault == "hang" else None,
+            check=lambda out, err, name=name: name not in collections_in(emb_store))
     wire.released.set()
     wire.embedding_fault = ""
     local = {"ASSISTANT_STORE": str(emb_store)}

@@ -20,6 +20,7 @@ from assistant.answer.factory import build_answerer
 from assistant.answer.pipeline import answer
 from assistant.citations import Citation
 from assistant.evaluation.generate import read_slice, tldr_question
+from assistant.evaluation.splits import corpus_part
 from assistant.index.store import PaperStore
 from assistant.judge.grounding import claims, ground, stems
 from assistant.paper import Paper
@@ -34,7 +35,8 @@ N_PAPERS = 400
 
 @pytest.fixture(scope="module")
 def slice_store(tmp_path_factory: pytest.TempPathFactory, embedder):
-    rows = read_slice(SHARED, [("iclr", 2017)])[:N_PAPERS]
+    rows = [r for r in read_slice(SHARED, [("iclr", 2017)])
+            if corpus_part(r) == "dev"][:N_PAPERS]  # CI reads fit-venue dev papers only
     path = tmp_path_factory.mktemp("slice") / "store"
     store = PaperStore(collection="iclr-slice", embedder=embedder, path=path, create=True)
     store.ingest([paper_from_record(r) for r in rows], source="slice")
@@ -149,7 +151,7 @@ def test_three_outcomes_each_keep_their_promise(slice_store):
     store, rows = slice_store
     retriever = Retriever(store=store)
     answerer = build_answerer(load_settings(), embedder=store.embedder)
-    absent = read_slice(SHARED, [("iclr", 2018)])[:200]
+    absent = [r for r in read_slice(SHARED, [("iclr", 2018)]) if corpus_part(r) == "dev"][:200]
     questions = (_questions(rows, 10, seed=5) + _questions(absent, 25, seed=5) +
                  ["What is the best recipe for sourdough bread?",
                   "Who won the 2022 football world cup?",
@@ -179,7 +181,7 @@ def test_a_near_miss_goes_to_the_llm_which_may_answer_from_the_closest(slice_sto
     store, _ = slice_store
     retriever = Retriever(store=store)
     offline = build_answerer(load_settings(), embedder=store.embedder)
-    absent = read_slice(SHARED, [("iclr", 2018)])[:200]
+    absent = [r for r in read_slice(SHARED, [("iclr", 2018)]) if corpus_part(r) == "dev"][:200]
     near = [q for q in _questions(absent, 25, seed=5)
             if answer(q, retriever=retriever, answerer=offline, ground=False).outcome
             == "near_miss"]

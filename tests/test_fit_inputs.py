@@ -115,3 +115,16 @@ def test_every_committed_question_and_training_paper_is_of_a_fit_venue():
                 (ROOT / "train" / "natural-train.jsonl").read_text().splitlines()]
     trained = {p for q in training for p in q.get("papers", [])}
     assert trained and all(parts.get(p) == "dev" for p in trained)
+
+
+def test_a_ci_test_reads_only_fit_venue_dev_papers_of_the_corpus():
+    """CI tests assert behaviour on real papers: they read the fit venues' dev part, never a
+    test part or an unseen venue (their figures are make report's)."""
+    here = Path(__file__).resolve().parent
+    for path in sorted(here.rglob("test_*.py")):
+        source = path.read_text()
+        reads = "corpus\" / \"ml-abstracts" in source or "SHARED, " in source or \
+            ("ml-abstracts.jsonl\"" in source and "shared" in source)
+        if path.name in ("test_fit_inputs.py", "test_formats.py") or not reads:
+            continue
+        assert "corpus_part" in source, f"{path.name} reads the corpus without corpus_part"

@@ -14,6 +14,7 @@ import pytest
 from assistant.answer.factory import build_answerer
 from assistant.answer.pipeline import CJK_OFFLINE, answer
 from assistant.evaluation.generate import read_slice
+from assistant.evaluation.splits import corpus_part
 from assistant.index.store import PaperStore
 from assistant.search import multilingual
 from assistant.search.retrieval import Retriever
@@ -123,7 +124,7 @@ def test_chinese_questions_outside_ml_are_refused(bundled_store, tmp_path):
 def slice_store(tmp_path_factory: pytest.TempPathFactory, embedder):
     """Real papers: those the ml-large Chinese questions of the dev split ask about, and as
     many others from the same venues (CI gates on dev; the test split is for `make report`)."""
-    papers = [paper_from_record(r) for r in read_slice(SHARED, SLICE)]
+    papers = [paper_from_record(r) for r in read_slice(SHARED, SLICE) if corpus_part(r) == "dev"]
     split = json.loads((ROOT / "evals" / "splits" / "zh-questions.json").read_text())["dev"]
     asked = {q["paper"] for q in _questions("answer", "ml-large") if q["id"] in split}
     chosen = [p for p in papers if p.paper_id in asked]

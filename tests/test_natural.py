@@ -17,7 +17,6 @@ from assistant.search.retrieval import Retriever
 
 ROOT = Path(__file__).resolve().parents[1]
 NATURAL = ROOT / "evals" / "natural"
-SHARED = ROOT.parent / "shared" / "corpus" / "ml-abstracts.jsonl"
 sys.path.insert(0, str(NATURAL))
 
 

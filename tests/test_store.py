@@ -261,13 +261,15 @@ def test_searching_while_an_ingest_writes_keeps_working(bundled_store_dir, tmp_p
     from pathlib import Path
 
     from assistant.cli.main import main
+    from assistant.evaluation.splits import corpus_part
 
     corpus = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "ml-abstracts.jsonl"
     store = tmp_path / "busy"
     shutil.copytree(bundled_store_dir, store)
     part = tmp_path / "part.jsonl"
     with corpus.open() as fh:
-        part.write_text("".join(fh.readline() for _ in range(400)))
+        lines = (line for line in fh if corpus_part(json.loads(line)) == "dev")
+        part.write_text("".join(next(lines) for _ in range(400)))  # fit-venue dev papers
 
     def chunks() -> int:
         with sqlite3.connect(f"file:{store / 'chroma.sqlite3'}?mode=ro", uri=True) as con:
