@@ -26,7 +26,7 @@ test: install lint eval
 	$(BIN)/python -m pytest -q
 
 # the ICML 2026 Q&A suite's dev split offline, with its gates (a fresh temp store); the test
-# split is run once by `make report`, and its invariants by the tests (tests/test_eval.py)
+# split is run once by `make report`, and its invariants by the tests (tests/evaluation/test_eval.py)
 eval: install
 	$(BIN)/assistant eval evals/icml2026.yaml --split dev --store "$$(mktemp -d)/store"
 

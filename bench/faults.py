@@ -5,13 +5,13 @@ line said, and whether any paper was lost), a summary line, and writes bench/res
 
     python bench/faults.py [--fast] [--out FILE]
 
-``--fast`` (what CI runs, tests/test_faults.py) leaves out the ingests of real papers that are
+``--fast`` (what CI runs, tests/cli/test_faults.py) leaves out the ingests of real papers that are
 killed, run two at once, or asked while they write (a few minutes); those are in the tests too.
 
 A case passes when the exit code is the expected one, nothing went to stderr but one `error:`
 or `warning:`/`note:` line (no traceback), and the store holds what it held before (or what the
 command was asked to add). The same faults, with finer assertions, are in the test suite
-(tests/test_store.py, test_corpus.py, test_llm_wire.py, test_properties.py).
+(tests/index/test_store.py, test_corpus.py, test_llm_wire.py, test_properties.py).
 """
 
 from __future__ import annotations

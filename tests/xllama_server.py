@@ -3,7 +3,7 @@ OpenAI wire format on 127.0.0.1, for ``make test-llama``:
 
     python tests/xllama_server.py MODEL.gguf PORT
 
-It serves until it is terminated; tests/test_llama.py starts and stops it.
+It serves until it is terminated; tests/answer/test_llama.py starts and stops it.
 """
 
 from __future__ import annotations

@@ -46,7 +46,8 @@ def llama_url(tmp_path_factory):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     proc = subprocess.Popen(
-        [sys.executable, str(Path(__file__).parent / "xllama_server.py"), str(model), str(port)],
+        [sys.executable, str(Path(__file__).parents[1] / "xllama_server.py"), str(model),
+         str(port)],
         stdout=log, stderr=subprocess.STDOUT)  # a pipe would fill up and stall the server
     url = f"http://127.0.0.1:{port}/v1"
     try:

@@ -23,7 +23,7 @@ from assistant.settings import load_settings
 from assistant.sources.corpus import load_papers
 from assistant.textutil import has_cjk, is_list_question
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared" / "corpus" / "ml-abstracts.jsonl"
 
 

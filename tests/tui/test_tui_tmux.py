@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from tui_helpers import QUESTION
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
 

@@ -15,7 +15,7 @@ from assistant.answer.pipeline import answer
 from assistant.evaluation.splits import paper_part, question_part
 from assistant.search.retrieval import Retriever
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 NATURAL = ROOT / "evals" / "natural"
 sys.path.insert(0, str(NATURAL))
 

@@ -16,7 +16,7 @@ import pytest
 
 from assistant.evaluation.splits import FIT_VENUES, UNSEEN, corpus_part, paper_part
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared" / "corpus" / "ml-abstracts.jsonl"
 
 FITTING = {  # fit, tune, train or choose: dev papers of the fit venues only
@@ -44,7 +44,7 @@ def _rel(p: Path) -> str:
 def test_every_script_reading_the_corpus_is_classified():
     reading = {_rel(p) for p in _scripts() if "ml-abstracts" in p.read_text()}
     known = FITTING | set(BUILDING) | MEASURING | PENDING
-    assert reading <= known, f"classify in tests/test_fit_inputs.py: {sorted(reading - known)}"
+    assert reading <= known, f"classify them in test_fit_inputs.py: {sorted(reading - known)}"
 
 
 @pytest.mark.parametrize("script", sorted(FITTING))
@@ -120,7 +120,7 @@ def test_every_committed_question_and_training_paper_is_of_a_fit_venue():
 def test_a_ci_test_reads_only_fit_venue_dev_papers_of_the_corpus():
     """CI tests assert behaviour on real papers: they read the fit venues' dev part, never a
     test part or an unseen venue (their figures are make report's)."""
-    here = Path(__file__).resolve().parent
+    here = Path(__file__).resolve().parents[1]
     for path in sorted(here.rglob("test_*.py")):
         source = path.read_text()
         reads = "corpus\" / \"ml-abstracts" in source or "SHARED, " in source or \

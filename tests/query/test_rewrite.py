@@ -19,7 +19,7 @@ def offline_rewrite(question, history):
     """The offline answerer's rewrite of a question, its form read as the pipeline reads it."""
     return heuristic(parse(question, history), history)
 
-LABELLED = Path(__file__).resolve().parents[1] / "evals" / "followups.jsonl"
+LABELLED = Path(__file__).resolve().parents[2] / "evals" / "followups.jsonl"
 DYPE_TURN = ("Which paper makes diffusion transformers generate huge images?",
              "The most relevant paper is **DyPE: dynamic position extrapolation** [1].")
 

@@ -28,7 +28,7 @@ from assistant.query.form import of
 from assistant.search.retrieval import RetrievedPaper
 from assistant.textutil import clean_markup, split_sentences
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "ml-abstracts.jsonl"
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "ml-abstracts.jsonl"
 
 FENCE = re.compile(r"<\s*/?\s*sources?\b[^>]*>", re.IGNORECASE)
 

@@ -228,7 +228,7 @@ def test_no_suite_fact_is_given_away_by_the_question_or_the_title():
     from assistant.sources.corpus import bundled_papers
 
     papers = bundled_papers()
-    suite = load_suite(Path(__file__).parents[1] / "evals" / "icml2026.yaml")
+    suite = load_suite(Path(__file__).parents[2] / "evals" / "icml2026.yaml")
     assert set(suite.splits) == {"dev", "test", "straddles"}  # evals/make_splits.py
     assert {i for v in suite.splits.values() for i in v} == {c.id for c in suite.cases}
     titles = {p.paper_id: p.title for p in papers}

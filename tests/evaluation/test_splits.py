@@ -18,7 +18,7 @@ from assistant.search.retrieval import Retriever
 from assistant.settings import load_settings
 from assistant.sources.corpus import bundled_papers
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SPLITS = ROOT / "evals" / "splits"
 
 

@@ -1,5 +1,5 @@
 """Issue 17's faults with finer assertions than the fault report (bench/faults.py, whose every
-case runs in tests/test_faults.py): damage that keeps sizes and times, hostile text, query
+case runs in tests/cli/test_faults.py): damage that keeps sizes and times, hostile text, query
 vectors, dropped streams, leftovers, odd lists and questions. CLI cases run ``main`` (the real
 argument parsing, output and exit codes) or the CLI in a subprocess."""
 

@@ -10,7 +10,7 @@ from assistant.judge import verifier
 from assistant.judge.verifier import Verifier, passage
 from assistant.sources.corpus import bundled_papers
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _passages() -> tuple[list[str], list[str]]:

@@ -11,7 +11,7 @@ from assistant.sources.bibtex import bib_names, latex_to_text, parse_bibtex, sho
 from assistant.sources.corpus import load_papers
 from assistant.sources.formats import detect
 
-FIX = Path(__file__).parent / "fixtures" / "formats"
+FIX = Path(__file__).parents[1] / "fixtures" / "formats"
 
 
 def by_id(path: Path) -> dict:

@@ -263,7 +263,7 @@ def test_searching_while_an_ingest_writes_keeps_working(bundled_store_dir, tmp_p
     from assistant.cli.main import main
     from assistant.evaluation.splits import corpus_part
 
-    corpus = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "ml-abstracts.jsonl"
+    corpus = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "ml-abstracts.jsonl"
     store = tmp_path / "busy"
     shutil.copytree(bundled_store_dir, store)
     part = tmp_path / "part.jsonl"

@@ -14,7 +14,7 @@ from assistant.query.form import of, parse
 from assistant.search.retrieval import Retriever
 from assistant.settings import load_settings
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PARSERS = ("is_follow_up", "is_list_question", "sides", "asked_names", "asked")
 # where each is defined; query/form.py is the one place that calls them
 DEFINED = {"assistant/query/followup.py", "assistant/textutil.py", "assistant/query/compare.py",
