@@ -83,13 +83,20 @@ def _multilingual_vectors(store: WritableStore) -> None:
                          "a dependency of this project: reinstall it with `make install`)")
     where = index_dir(store)
     t0 = time.perf_counter()
+    tty = sys.stderr.isatty()
+    last = [-PROGRESS_EVERY]
 
     def progress(done: int, total: int) -> None:
-        rate = done / max(time.perf_counter() - t0, 1e-6)
+        now = time.perf_counter()
+        if not tty and done < total and now - last[0] < PROGRESS_EVERY:
+            return  # into a log: a line a minute, not a carriage return per paper
+        last[0] = now
+        rate = done / max(now - t0, 1e-6)
         left = (total - done) / rate / 60 if rate else 0.0
-        end = "\n" if done == total else ""
-        print(f"\rmultilingual vectors: {done}/{total} papers, {rate:.1f} papers/s, "
-              f"about {left:.0f} min left ", end=end, file=sys.stderr, flush=True)
+        end = "\n" if done == total or not tty else ""
+        print(f"{chr(13) if tty else ''}multilingual vectors: {done}/{total} papers, "
+              f"{rate:.1f} papers/s, about {left:.0f} min left ", end=end, file=sys.stderr,
+              flush=True)
 
     vectors = multilingual.PaperVectors(where.with_name(where.name + ".e5.npz"),
                                         max_new=10**9, on_progress=progress)
