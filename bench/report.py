@@ -17,9 +17,11 @@ command that runs the test parts, each as a subprocess of this interpreter (or o
   claims, test part (evals/splits/scifact-train.json), one mode each, as `make bench-scifact`
   -> bench/results/scifact-test-<mode>.json
 - natural, verifier_eval, answerability, answerability_zh, calibrate_relevance, followups,
-  grounding_judge, tune_fusion, survey_recall, zh_offline, rerank, zh_scale: ``python
-  bench/<name>.py --split test``, which writes bench/results/<name>.json itself (zh_scale's
-  first run makes multilingual vectors for all of ml-large: ~20 min, kept in bench/stores)
+  grounding_judge, tune_fusion, survey_recall, zh_offline, rerank, zh_scale, injection:
+  ``python bench/<name>.py --split test``, which writes bench/results/<name>.json itself
+  (zh_scale's first run makes multilingual vectors for all of ml-large: ~20 min, kept in
+  bench/stores; injection's test part is the fit venues' test abstracts, the unseen venues'
+  and the sealed list)
 
 An ``assistant eval`` step's JSON (what ``--json`` prints on stdout) is written wrapped with the
 command line, the git commit and the date, as the scripts write theirs; its per-case report
@@ -129,7 +131,7 @@ def steps() -> list[Step]:
             f"bench/results/scifact-test-{mode}.json", capture=True))
     for script in ("natural", "verifier_eval", "answerability", "answerability_zh",
                    "calibrate_relevance", "followups", "grounding_judge", "tune_fusion",
-                   "survey_recall", "zh_offline", "rerank", "zh_scale"):
+                   "survey_recall", "zh_offline", "rerank", "zh_scale", "injection"):
         out.append(Step(script, ["python", f"bench/{script}.py", "--split", "test"],
                         f"bench/results/{script}.json"))
     return out

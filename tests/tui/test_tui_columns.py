@@ -42,6 +42,9 @@ async def test_the_table_view_shows_every_header_whole(bundled_store, embedder, 
         for column in table.columns.values():
             assert column.content_width >= cell_len(column.label.plain), column.label
         assert table.max_scroll_x == 0  # and every column is on the screen
+        title = str(app.screen.query_one("#table-title").render())
+        rows = len(table.rows)
+        assert title.startswith(f"{rows} paper{'' if rows == 1 else 's'} for: ")
 
 
 def test_column_widths_fit_their_headers_and_the_box():

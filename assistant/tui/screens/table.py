@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.cells import cell_len
+from rich.markup import escape
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -37,7 +38,8 @@ class TableModal(ModalScreen["str | None"]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="table-box"):
-            yield Static(f"[b]{len(self.rows)} papers[/b] for: {self.question}",
+            n = len(self.rows)
+            yield Static(f"[b]{n} paper{'' if n == 1 else 's'}[/b] for: {escape(self.question)}",
                          id="table-title", markup=True)
             yield DataTable(id="papers-table", zebra_stripes=True, cursor_type="row")
         yield Footer()
