@@ -38,6 +38,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import natural  # noqa: E402
 from report import split_option, write_results  # noqa: E402
 
 from assistant.evaluation.beir import load_queries  # noqa: E402
@@ -84,13 +85,8 @@ def suite_questions(name: str, split: str) -> tuple[list[str], list[str], list[s
 
 def natural_lookups(collection: str, split: str) -> list[str]:
     """The natural lookups (evals/natural) of one collection and part."""
-    part = set(json.loads((ROOT / "evals" / "splits" / "natural.json").read_text())[split])
-    out = []
-    for line in (ROOT / "evals" / "natural" / "questions.jsonl").read_text().splitlines():
-        q = json.loads(line)
-        if q["id"] in part and q["kind"] == "lookup" and q["collection"] == collection:
-            out.append(q["question"])
-    return out
+    return [q["question"] for q in natural.load(split, {"lookup"})
+            if q["collection"] == collection]
 
 
 def main() -> None:

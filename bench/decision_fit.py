@@ -35,6 +35,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+import natural  # noqa: E402
+
 from assistant.evaluation.beir import load_qrels, load_queries  # noqa: E402
 from assistant.evaluation.metrics import fit_logistic  # noqa: E402
 from assistant.index.embeddings import LocalEmbedder  # noqa: E402
@@ -55,12 +57,8 @@ ENGLISH = ("lookup", "fact", "followup", "absent", "compare")
 
 
 def questions() -> list[dict[str, Any]]:
-    dev = set(json.loads((ROOT / "evals" / "splits" / "natural.json").read_text())["dev"])
     out = []
-    for line in (ROOT / "evals" / "natural" / "questions.jsonl").read_text().splitlines():
-        q = json.loads(line)
-        if q["id"] not in dev or q["kind"] not in ENGLISH:
-            continue
+    for q in natural.load("dev", set(ENGLISH)):
         text = q["turns"][0] if q["kind"] == "followup" else q["question"]
         if q["kind"] == "compare":
             continue  # a comparison is decided side by side (its sides' own searches)

@@ -34,6 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+import natural as natural_questions  # noqa: E402
 from decision_fit import candidates  # noqa: E402
 from report import split_option, write_results  # noqa: E402
 
@@ -68,13 +69,10 @@ def ece(scores: list[float], labels: list[int], bins: int = 10) -> float:
 
 
 def sets(split: str, n: int, rng: random.Random) -> dict[str, list[tuple[str, str, set[str]]]]:
-    part = set(json.loads((ROOT / "evals" / "splits" / "natural.json").read_text())[split])
-    natural = []
-    for line in (ROOT / "evals" / "natural" / "questions.jsonl").read_text().splitlines():
-        q = json.loads(line)
-        if q["id"] in part and q["kind"] in ("lookup", "fact", "followup"):
-            text = q["turns"][0] if q["kind"] == "followup" else q["question"]
-            natural.append((q["collection"], text, {q["papers"][0]}))
+    lookups = []
+    for q in natural_questions.load(split, {"lookup", "fact", "followup"}):
+        text = q["turns"][0] if q["kind"] == "followup" else q["question"]
+        lookups.append((q["collection"], text, {q["papers"][0]}))
     large = load_suite(ROOT / "evals" / "ml-large.yaml").only(split)
     tldr = [("ml-large", c.turns[0].question, set(c.turns[0].expect_papers))
             for c in large.cases if "in-store" in c.tags]
@@ -84,7 +82,7 @@ def sets(split: str, n: int, rng: random.Random) -> dict[str, list[tuple[str, st
     sci = [("beir-scifact", claims[c], set(qrels[c])) for c in sci_part
            if c in claims and c in qrels]
     return {name: rng.sample(items, min(n, len(items))) if n else items
-            for name, items in (("natural", natural), ("tldr", tldr), ("scifact", sci))}
+            for name, items in (("natural", lookups), ("tldr", tldr), ("scifact", sci))}
 
 
 def main() -> int:
