@@ -158,7 +158,7 @@ def collect_surveys(args: argparse.Namespace) -> int:
     with SURVEY_CACHE.open("w") as fh:
         for line in (ROOT / "evals" / "natural" / "surveys.jsonl").read_text().splitlines():
             q = json.loads(line)
-            if q["id"] not in dev:
+            if q["id"] not in dev or q["kind"] != "survey":  # English (zh-survey: issue 25)
                 continue
             retr = stores[q["collection"]]
             papers = retr.search(q["question"], k=SURVEY_K, diversity=retr.mmr_lambda).papers
