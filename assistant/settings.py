@@ -125,9 +125,9 @@ class Settings(BaseSettings):
     bm25_k1: float = Field(0.9, gt=0, description="BM25 k1.")
     bm25_b: float = Field(0.4, ge=0, le=1, description="BM25 b.")
     multilingual_max_papers: int = Field(
-        300, ge=0, description="Offline, a Chinese question is searched with multilingual-e5 "
-        "vectors (one per paper, made on first use at ~1.7 papers/s): the most papers it may "
-        "embed at once. 0 turns it off.")
+        300, ge=0, description="Offline, a question no dictionary can translate (Japanese, "
+        "Korean) is searched with multilingual-e5 vectors (one per paper, made on first use at "
+        "~2-3 papers/s): the most papers it may embed at once. 0 turns it off.")
 
     # -- history ---------------------------------------------------------------------------
     history: Path = Field(

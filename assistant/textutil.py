@@ -76,9 +76,18 @@ _LIST_Q = re.compile(r"\b(?:papers|works|approaches|methods|studies|articles)\b|
                      r"\b(?:list|compare|which of|any)\b", re.IGNORECASE)
 
 
+# the same in Chinese, which marks no plural: "哪些论文/工作/方法", "……的研究有哪些", "列出",
+# "我想找……的论文" (not "一篇")
+_LIST_ZH = re.compile(r"(?:哪些|哪几篇|哪几种|什么样的|什么)[^，。？,?]{0,6}?"
+                      r"(?:论文|工作|研究|方法|文章|文献|方案|算法)|"
+                      r"(?:论文|工作|研究|方法|文章|文献|方案|算法)都?有哪些|列出|列举|盘点|汇总|梳理|"
+                      r"(?:想找|寻找|推荐)(?!一篇)[^。？?]*(?:论文|工作|研究|文献)")
+
+
 def is_list_question(question: str) -> bool:
-    """'Which papers ...', 'list ...', 'compare ...': the answer names several papers."""
-    return bool(_LIST_Q.search(question))
+    """'Which papers ...', 'list ...', 'compare ...' (or the same in Chinese): the answer names
+    several papers."""
+    return bool(_LIST_Q.search(question) or _LIST_ZH.search(question))
 
 
 _GITHUB = re.compile(r"https?://(?:www\.)?github\.com/[\w.\-]+/[\w.\-]+", re.IGNORECASE)
@@ -128,6 +137,14 @@ CJK = re.compile(r"[\u3400-\u9fff\uac00-\ud7af\u3040-\u30ff]")
 def has_cjk(text: str) -> bool:
     """Does the text hold Chinese, Japanese or Korean characters?"""
     return bool(CJK.search(text))
+
+
+_KANA_HANGUL = re.compile(r"[\uac00-\ud7af\u3040-\u30ff]")
+
+
+def is_chinese(text: str) -> bool:
+    """Chinese characters and no Japanese kana or Korean hangul."""
+    return has_cjk(text) and not _KANA_HANGUL.search(text)
 
 
 @functools.cache

@@ -1,196 +1,225 @@
-"""Chinese questions offline: retrieval by the multilingual side, and the answer / near-miss /
-refuse decision on its cosines (assistant/judge/answerability.py ``decide_multilingual``).
+"""Chinese questions offline, searched in their English translation: the decision's cut-offs.
 
-    python bench/answerability_zh.py [--stores bench/stores] [--fit]   # dev: tune
-    python bench/answerability_zh.py --split test    # the test figures, once (bench/report.py)
+    python bench/answerability_zh.py [--fit]       # dev: score the shipped cut-offs (or fit)
+    python bench/answerability_zh.py --split test  # the test figures, once (bench/report.py)
 
-Questions: evals/zh-questions.jsonl (written in Chinese from the abstracts, never against the
-program), dev or test by evals/splits/zh-questions.json (the one split registry,
-assistant/evaluation/splits.py: a question follows its paper, near-miss and off-domain
-questions their id; a question in no part is not used). Two stores, each searched through
-``Retriever`` with its multilingual side as a user gets it:
+A Chinese question is translated offline into the collection's English words
+(assistant/search/translate.py) and decided by the English decision's features and weights
+(assistant/judge/answerability.py), read from a bag of glossed terms rather than a sentence:
+so it has cut-offs of its own (``answerability.TRANSLATED``). Questions (the natural questions'
+part, evals/natural/, over ml-large and ml-theory in bench/stores):
 
-- the bundled ICML 2026 list (19 papers): answer = a question about a paper; near miss = ML
-  topics none of them covers, and each answer question with its paper removed; refuse = topics
-  outside ML;
-- a 400-paper slice of the ml-large collection (the 120 papers asked about, both parts, and
-  280 others: the same store for either part; needs `make bench-large`): answer = translated
-  TL;DR questions; near miss = the same with the paper removed; refuse = the off-domain
-  questions.
+- answerable: the Chinese lookups (kind ``zh``), their paper in the store;
+- near miss: the absent Chinese lookups (``zh-absent``: their paper held out of the store), and
+  every Chinese lookup again with its paper dropped from what retrieval returned;
+- off-domain: the Chinese questions of evals/natural/offdomain.jsonl, asked of both collections;
+- and the same over a store of 19 papers (as small as the bundled list: most words of a question
+  are missing from so few abstracts), the papers of 19 Chinese lookups of the part (seed 25):
+  their lookups answerable, 40 other lookups near misses, the off-domain questions.
 
-``--split dev`` (the default) is for tuning: it reads and prints dev questions only. ``--fit`` fits
-the two logistic models on dev (class-balanced) and picks the cut-offs on dev: T_ZH_DOMAIN for the
-best balanced accuracy of in-domain vs off-domain among the cut-offs that refuse no dev answerable
-question (a question about a paper here is never refused as off-domain), T_ZH_ANSWER for the best
-balanced accuracy of answerable vs near miss; it prints the constants to paste and their dev
-figures (it refuses ``--split test``); without it the shipped constants are scored. Reports top-1
-and top-3 retrieval of the asked paper and the outcome rates of the one part. ``--split test`` is
-run only by `make report` (bench/report.py) and writes bench/results/answerability_zh.json (a dev
-run writes answerability_zh-dev.json).
+``--fit`` (dev only) chooses, on a grid of 0.01: the domain cut-off as the highest that refuses no
+dev answerable question (a question about a paper here is never refused as off-domain), then the
+answer cut-off that maximises right-first minus twice wrong-first (answerable rows) minus the near-
+miss rows answered, then the sure cut-off as the lowest at which at most 5% of the near-miss rows
+are answered confidently; for a list question (the Chinese surveys, kind ``zh-survey``, with the
+English surveys' labels) the answer cut-off and the estimate a listed paper needs, with the best
+recall at a precision of at least 0.7 (the rule the English V_LIST was chosen by). It prints the
+``Cutoffs`` to paste.
+Without ``--fit``
+the shipped cut-offs are scored.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
-from collections import Counter
+from dataclasses import asdict
 from pathlib import Path
-
-import numpy as np
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
-from report import check_fit, split_option, write_results  # noqa: E402
+import natural  # noqa: E402
+from report import split_option, write_results  # noqa: E402
 
-from assistant.evaluation.metrics import fit_logistic  # noqa: E402
-from assistant.index.chunk_index import ensure_index  # noqa: E402
 from assistant.index.embeddings import LocalEmbedder  # noqa: E402
 from assistant.index.store import PaperStore  # noqa: E402
 from assistant.judge import answerability as ans  # noqa: E402
-from assistant.search import multilingual  # noqa: E402
+from assistant.judge.decision import best_of, decide  # noqa: E402
+from assistant.query.form import parse  # noqa: E402
 from assistant.search.retrieval import Retriever  # noqa: E402
-from assistant.sources.corpus import bundled_papers  # noqa: E402
+from assistant.textutil import has_cjk  # noqa: E402
 
-NAMES = {0: "refuse", 1: "near miss", 2: "answer"}
-
-
-def load(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+K = 6  # what `ask` searches (answer.pipeline)
+SMALL = 19  # papers in the small store (the bundled list has 19)
 
 
-def retriever_for(store: PaperStore, where: Path) -> Retriever:
-    return Retriever(store=store, multilingual=multilingual.PaperVectors(where, max_new=10_000))
+def small_store(split: str, stores: Path, questions: list[dict[str, Any]],
+                retrievers: dict[str, Retriever]) -> tuple[Retriever, list[dict[str, Any]]]:
+    """SMALL papers that Chinese lookups of the part ask about, in a store of their own (as
+    small as the bundled list), and the questions asked of it: theirs (answerable), 40 other
+    lookups of the part (their paper is not there: near misses) and the off-domain ones."""
+    rng = random.Random(25)
+    lookups = [q for q in questions if q["kind"] == "zh"]
+    chosen = rng.sample(lookups, min(SMALL, len(lookups)))
+    ids = {q["papers"][0] for q in chosen}
+    papers = [p for c, r in retrievers.items()
+              for p in r.store.papers(sorted({q["papers"][0] for q in chosen
+                                               if q["collection"] == c}))]
+    store = PaperStore(collection=f"zh-small-{split}",
+                       embedder=retrievers["ml-large"].store.embedder,
+                       path=stores / "calib-zh-small", create=True)
+    if {p.paper_id for p in store.papers()} != ids:
+        store.ingest(papers, source="answerability_zh:small")
+    others = rng.sample([q for q in lookups if q["papers"][0] not in ids], 40)
+    asked = ([{**q, "collection": "small"} for q in chosen]
+             + [{**q, "collection": "small", "kind": "zh-absent"} for q in others]
+             + [{**q, "collection": "small"} for q in questions
+                if q["kind"] == "off-domain" and q["collection"] == "ml-large"])
+    return Retriever(store=store), asked
 
 
-def main() -> None:
+def rows(split: str, stores: Path) -> list[dict[str, Any]]:
+    """One row per (question, variant): its group, p_domain, p_answer, right paper named."""
+    emb = LocalEmbedder()
+    retrievers = {c: Retriever(store=PaperStore(collection=c, embedder=emb, path=stores))
+                  for c in natural.COLLECTIONS}
+    questions = [q for q in natural.load(split, {"zh", "zh-absent", "off-domain"})
+                 if has_cjk(q["question"])]
+    retrievers["small"], on_small = small_store(split, stores, questions, retrievers)
+    out = []
+    for q in questions + on_small:
+        retr = retrievers[q["collection"]]
+        english, terms = retr.english(q["question"])
+        form = parse(q["question"]).searched_as(english)
+        papers = retr.search(terms, k=K + 1, dense_query=english).papers
+        want = (q.get("papers") or [""])[0]
+        variants = [("answerable" if q["kind"] == "zh" else
+                     "near_miss" if q["kind"] == "zh-absent" else "off_domain",
+                     papers[:K])]
+        if q["kind"] == "zh":
+            variants.append(("near_miss", [rp for rp in papers if rp.paper.paper_id != want][:K]))
+        for group, found in variants:
+            v = decide(form, found, index=retr.index())
+            named = best_of([rp.paper.paper_id for rp in found], v.scores)
+            out.append({"id": q["id"], "group": group, "store": q["collection"],
+                        "p_domain": v.decision.p_domain, "p_answer": v.decision.p_answer,
+                        "right": named == want,
+                        "dropped": group == "near_miss" and q["kind"] == "zh"})
+    return out
+
+
+def survey_rows(split: str, stores: Path) -> list[dict[str, Any]]:
+    """The Chinese surveys searched as a list is (SURVEY_K papers, spread by MMR): the
+    decision's p_domain and p_answer, each paper's estimate, and the labels."""
+    from assistant.answer.pipeline import SURVEY_K
+
+    emb = LocalEmbedder()
+    retrievers = {c: Retriever(store=PaperStore(collection=c, embedder=emb, path=stores))
+                  for c in natural.COLLECTIONS}
+    out = []
+    for q in natural.load(split, {"zh-survey"}):
+        retr = retrievers[q["collection"]]
+        english, terms = retr.english(q["question"])
+        form = parse(q["question"]).searched_as(english)
+        papers = retr.search(terms, k=SURVEY_K, diversity=retr.mmr_lambda,
+                             dense_query=english).papers
+        v = decide(form, papers, index=retr.index())
+        out.append({"id": q["id"], "p_domain": v.decision.p_domain,
+                    "p_answer": v.decision.p_answer, "estimates": v.scores,
+                    "relevant": v.relevance.relevant, "labels": q["labels"]})
+    return out
+
+
+def survey_rates(ss: list[dict[str, Any]], cut: ans.Cutoffs) -> dict[str, float]:
+    """Recall and precision of the papers a Chinese survey lists, against its labels (a survey
+    not answered lists none: recall 0, precision not counted)."""
+    import numpy as np
+
+    rec, prec = [], []
+    for s in ss:
+        on = {p for p, v in s["labels"].items() if v}
+        listed: set[str] = set()
+        if s["p_domain"] >= cut.domain and s["p_answer"] >= cut.list_answer and s["estimates"]:
+            est = s["estimates"]
+            listed = {p for p, v in est.items() if v >= cut.v_list} | {max(est, key=est.get)}
+        rec.append(len(on & listed) / len(on) if on else 0.0)
+        if listed:
+            prec.append(len(on & listed) / len(listed))
+    return {"survey_recall": round(float(np.mean(rec)), 3) if rec else 0.0,
+            "survey_precision": round(float(np.mean(prec)), 3) if prec else 0.0,
+            "surveys": len(ss)}
+
+
+def rates(rs: list[dict[str, Any]], cut: ans.Cutoffs) -> dict[str, Any]:
+    def share(group: str, test: Any) -> float:
+        g = [r for r in rs if r["group"] == group]
+        return round(sum(map(test, g)) / len(g), 3) if g else 0.0
+
+    def answered(r: dict[str, Any]) -> bool:
+        return bool(r["p_domain"] >= cut.domain and r["p_answer"] >= cut.answer)
+
+    return {
+        "n": {g: sum(r["group"] == g for r in rs) for g in ("answerable", "near_miss",
+                                                             "off_domain")},
+        "answerable_right_first": share("answerable", lambda r: answered(r) and r["right"]),
+        "answerable_right_first_confident": share(
+            "answerable", lambda r: answered(r) and r["right"] and r["p_answer"] >= cut.sure),
+        "answerable_wrong_first": share("answerable", lambda r: answered(r) and not r["right"]),
+        "answerable_refused": share("answerable", lambda r: r["p_domain"] < cut.domain),
+        "near_miss_answered": share("near_miss", answered),
+        "near_miss_answered_confident": share(
+            "near_miss", lambda r: answered(r) and r["p_answer"] >= cut.sure),
+        "off_domain_refused": share("off_domain", lambda r: r["p_domain"] < cut.domain),
+    }
+
+
+def fit(rs: list[dict[str, Any]], ss: list[dict[str, Any]]) -> ans.Cutoffs:
+    grid = [i / 100 for i in range(1, 100)]
+    answerable = [r for r in rs if r["group"] == "answerable"]
+    domain = max(t for t in grid if not any(r["p_domain"] < t for r in answerable))
+
+    def worth(t: float) -> float:
+        f = rates(rs, ans.Cutoffs(domain, t, 1.0, 1.0, 1.0))
+        return (f["answerable_right_first"] - 2 * f["answerable_wrong_first"]
+                - f["near_miss_answered"])
+
+    answer = max(grid, key=lambda t: (worth(t), -t))
+    sure = min(t for t in grid if t >= answer and rates(
+        rs, ans.Cutoffs(domain, answer, t, 1.0, 1.0))["near_miss_answered_confident"] <= 0.05)
+    # a list: the answer cut-off and the estimate a listed paper needs, as the English V_LIST
+    # was chosen: the best recall at a precision of at least 0.7 (ties: the higher cut-offs)
+    best = (-1.0, 0.0, 0.0)
+    for la in grid[::2]:
+        for vl in grid[::2]:
+            f = survey_rates(ss, ans.Cutoffs(domain, answer, sure, la, vl))
+            if f["survey_precision"] >= 0.7:
+                best = max(best, (f["survey_recall"], la, vl))
+    return ans.Cutoffs(domain, answer, sure, best[1], best[2])
+
+
+def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--stores", type=Path, default=ROOT / "bench" / "stores")
-    ap.add_argument("--fit", action="store_true", help="fit the constants on dev, print them")
+    ap.add_argument("--fit", action="store_true", help="choose the cut-offs (dev only)")
     split_option(ap)
     args = ap.parse_args()
-    check_fit(ap, args)
-    split = args.split
-    questions = load(ROOT / "evals" / "zh-questions.jsonl")
-    splits = json.loads((ROOT / "evals" / "splits" / "zh-questions.json").read_text())
-    mine = set(splits[split])  # a question in no part (or the other) is not used
-    emb = LocalEmbedder()
-    icml = PaperStore(collection="icml2026", embedder=emb, path=args.stores / "calib-icml",
-                      create=True)
-    icml.ingest(bundled_papers(), source="bundled:icml2026")
-    large = PaperStore(collection="ml-large", embedder=emb, path=args.stores)
-    asked = [q["paper"] for q in questions if q["store"] == "ml-large"]
-    index = ensure_index(large)
-    others = sorted({str(p) for p in index.paper_ids_of(index.paper_mask())} - set(asked))
-    rng = random.Random(5)
-    slice_ids = sorted(set(asked)) + rng.sample(others, 280)
-    zh_slice = PaperStore(collection="zh-slice", embedder=emb, path=args.stores, create=True)
-    if zh_slice.paper_count() != len(slice_ids):
-        zh_slice.ingest(large.papers(slice_ids), source="ml-large#zh-slice")
-    retr = {"icml": retriever_for(icml, args.stores / "calib-icml.e5.npz"),
-            "ml-large": retriever_for(zh_slice, args.stores / "zh-slice.e5.npz")}
-    icml_papers = icml.papers()
-
-    def hint_id(hint: str) -> str:
-        found = [p.paper_id for p in icml_papers
-                 if hint.lower() in f"{p.title} {p.abstract}".lower()]
-        assert len(found) == 1, hint
-        return found[0]
-
-    data: list = []
-    ranks: dict[str, list[int]] = {}
-    right: dict[str, bool] = {}
-    for q in questions:
-        if q["id"] not in mine:
-            continue
-        store = q["store"]
-        found = retr[store].search(q["question"], k=12)
-        assert found.multilingual, q["question"]
-        papers = found.papers
-        if q["kind"] == "answer":
-            pid = hint_id(q["paper_hint"]) if store == "icml" else q["paper"]
-            ids = [rp.paper.paper_id for rp in papers]
-            ranks.setdefault(store, []).append(ids.index(pid) + 1 if pid in ids else 99)
-            right[q["id"]] = bool(ids) and ids[0] == pid
-            rows = [(2, papers[:6], "answer"),
-                    (1, [rp for rp in papers if rp.paper.paper_id != pid][:6], "paper removed")]
-        elif q["kind"] == "near_miss":
-            rows = [(1, papers[:6], "near miss")]
-        else:
-            rows = [(0, papers[:6], "off-domain")]
-            if store == "icml":  # the same question against the larger collection
-                rows.append((0, retr["ml-large"].search(q["question"], k=6).papers,
-                             "off-domain@large"))
-        for label, ps, group in rows:
-            f = ans.zh_features(ps)
-            data.append((store, group, label, [f[k] for k in ans.ZH_FEATURES],
-                         right.get(q["id"], False) and group == "answer"))
-    report: dict = {"retrieval": {}}
-    print("| store | split | asked | top-1 | top-3 |\n|---|---|---|---|---|")
-    for store, rs in ranks.items():
-        r = np.array(rs)
-        row = {"n": len(r), "top1": float(np.mean(r == 1)), "top3": float(np.mean(r <= 3))}
-        report["retrieval"][store] = row
-        print(f"| {store} | {split} | {row['n']} | {row['top1']:.3f} | {row['top3']:.3f} |")
-    x = np.array([r[3] for r in data])
-    y = np.array([r[2] for r in data])
-    if args.fit:  # dev only (check_fit)
-        wd = fit_logistic(x, (y > 0).astype(float), steps=8000, lr=1.0, l2=1e-4)
-        inside = y > 0
-        wa = fit_logistic(x[inside], (y[inside] == 2).astype(float), steps=8000,
-                          lr=1.0, l2=1e-4)
-        pd_dev = 1 / (1 + np.exp(-(x @ wd[:-1] + wd[-1])))
-        # a question about a paper in the collection is never refused as off-domain: among
-        # the cut-offs that keep every dev answerable question in domain, the best balanced one
-        keeps = [t for t in np.linspace(0.05, 0.95, 91) if np.all(pd_dev[y == 2] >= t)] or [0.05]
-        td = max(keeps, key=lambda t: (
-            np.mean(pd_dev[y > 0] >= t) + np.mean(pd_dev[y == 0] < t)))
-        pa_dev = 1 / (1 + np.exp(-(x @ wa[:-1] + wa[-1])))
-        ta = max(np.linspace(0.05, 0.95, 91), key=lambda t: (
-            np.mean((pa_dev >= t)[y == 2]) + np.mean((pa_dev < t)[y == 1])))
-        print("\nfitted on dev: paste into assistant/judge/answerability.py")
-        print("W_ZH_DOMAIN =", tuple(round(float(v), 3) for v in wd))
-        print("W_ZH_ANSWER =", tuple(round(float(v), 3) for v in wa))
-        print(f"T_ZH_DOMAIN = {td:.2f}\nT_ZH_ANSWER = {ta:.2f}")
-        for i, name in enumerate(ans.ZH_FEATURES):
-            print(f"{name:>8}: " + "  ".join(f"{NAMES[c]} {np.mean(x[y == c, i]):.3f}"
-                                             for c in (2, 1, 0)))
-    else:
-        wd, wa = np.asarray(ans.W_ZH_DOMAIN), np.asarray(ans.W_ZH_ANSWER)
-        td, ta = ans.T_ZH_DOMAIN, ans.T_ZH_ANSWER
-    report["constants"] = {"from": "fitted on dev" if args.fit else "shipped",
-                           "W_ZH_DOMAIN": [float(v) for v in wd],
-                           "W_ZH_ANSWER": [float(v) for v in wa],
-                           "T_ZH_DOMAIN": float(td), "T_ZH_ANSWER": float(ta)}
-    dom = 1 / (1 + np.exp(-(x @ np.asarray(wd[:-1]) + wd[-1])))
-    answer = 1 / (1 + np.exp(-(x @ np.asarray(wa[:-1]) + wa[-1])))
-    pred = np.where(dom < td, 0, np.where(answer < ta, 1, 2))
-    print(f"\n## {split} ({report['constants']['from']} constants)\n\n"
-          "| store | questions | truth | n | answered | near miss | refused |"
-          "\n|---|---|---|---|---|---|---|")
-    groups: dict = {}
-    for (store, group, label, *_), p in zip(data, pred, strict=True):
-        groups.setdefault((store, group, label), []).append(int(p))
-    out = []
-    for (store, group, label), ps in groups.items():
-        c, n = Counter(ps), len(ps)
-        print(f"| {store} | {group} | {NAMES[label]} | {n} | {c[2] / n:.3f} | "
-              f"{c[1] / n:.3f} | {c[0] / n:.3f} |")
-        out.append({"store": store, "questions": group, "truth": NAMES[label], "n": n,
-                    "answered": c[2] / n, "near_miss": c[1] / n, "refused": c[0] / n})
-    ok = np.array([r[4] for r in data])
-    answered = (y == 2) & (pred == 2)
-    rates = {"answerable answered": float(np.mean(pred[y == 2] == 2)),
-             "answered with the asked paper first": float(np.mean(ok[answered]))
-             if answered.any() else 0.0,
-             "near misses not answered": float(np.mean(pred[y == 1] != 2)),
-             "off-domain refused": float(np.mean(pred[y == 0] == 0))}
-    print("\n" + "  ".join(f"{k}: {v:.3f}" for k, v in rates.items()))
-    report[split] = {"groups": out, "rates": rates}
-    print(f"\n{write_results('answerability_zh', split, report).relative_to(ROOT)}")
+    if args.fit and args.split != "dev":
+        ap.error("--fit reads dev only")
+    rs, ss = rows(args.split, args.stores), survey_rows(args.split, args.stores)
+    cut = fit(rs, ss) if args.fit else ans.TRANSLATED
+    figures = {"cutoffs": asdict(cut), **rates(rs, cut), **survey_rates(ss, cut)}
+    for k, v in figures.items():
+        print(f"{k:36} {v}")
+    if args.fit:
+        print(f"\nTRANSLATED = Cutoffs({cut.domain}, {cut.answer}, {cut.sure}, "
+              f"{cut.list_answer}, {cut.v_list})")
+    print(write_results("answerability_zh", args.split, figures).relative_to(ROOT))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

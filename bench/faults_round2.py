@@ -22,7 +22,9 @@ from pathlib import Path
 from typing import Any
 
 Q = "Which paper generates ultra-high-resolution images with diffusion transformers?"
-ZH = "有没有关于大语言模型水印的论文？"
+# a question no dictionary translates (Korean): searched by the multilingual-e5 vectors, whose
+# file these cases damage (a Chinese question is translated and never reads it)
+ZH = "대규모 언어 모델이 생성한 텍스트에 워터마크를 넣는 연구가 있나요?"
 ESCAPES = ("\x1b", "\x07", "\x9b", "\u202e")  # what a terminal acts on
 TOPICS = ("graph neural networks for molecules", "robot grasping from tactile signals",
           "speech recognition for low-resource languages", "protein structure prediction",

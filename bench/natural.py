@@ -17,8 +17,11 @@ match is ..."), and the paper the text cites first.
 - absent (the paper is held out of the store): answered confidently; answered hedged
 - fact: the expected string in the answer, with the right paper cited
 - compare: both papers cited
-- followup: the second turn (which refers back) answered from the right paper, first
-- zh / zh-absent: as lookup / absent, for questions written in Chinese
+- followup: the second turn (which refers back) answered from the right paper, first; also
+  among those whose first turn was answered from the right paper (``right_after_right``: what
+  the follow-up itself did), and split by the second turn's language (``@zh-turn``)
+- zh / zh-absent / zh-fact / zh-survey: as lookup / absent / fact / survey, for questions written
+  in Chinese (a follow-up's second turn may be Chinese too)
 - survey: recall and precision of the papers the answer lists against the helper's labels of a
   40-paper pool (evals/natural/surveys.jsonl), where labelled
 - off-domain: SciFact's claims asked of each ML collection: refused (or at least not answered)
@@ -52,6 +55,7 @@ from assistant.evaluation.suite import fact_found  # noqa: E402
 from assistant.index.embeddings import LocalEmbedder  # noqa: E402
 from assistant.index.store import PaperStore  # noqa: E402
 from assistant.search.retrieval import Retriever  # noqa: E402
+from assistant.textutil import has_cjk  # noqa: E402
 
 QUESTIONS = ROOT / "evals" / "natural" / "questions.jsonl"
 SURVEYS = ROOT / "evals" / "natural" / "surveys.jsonl"
@@ -64,13 +68,15 @@ COLLECTIONS = ("ml-large", "ml-theory")
 def load(split: str, kinds: set[str] | None = None) -> list[dict[str, Any]]:
     part = set(json.loads(SPLITS.read_text())[split])
     out = [q for q in map(json.loads, QUESTIONS.read_text().splitlines())
-           if q["id"] in part and (not kinds or q["kind"] in kinds) and q["kind"] != "survey"]
+           if q["id"] in part and (not kinds or q["kind"] in kinds)
+           and q["kind"] not in ("survey", "zh-survey")]
     off = QUESTIONS.with_name("offdomain.jsonl")
     if off.exists() and (not kinds or "off-domain" in kinds):
         out += [{**q, "collection": c} for q in map(json.loads, off.read_text().splitlines())
                 if q["id"] in part for c in COLLECTIONS]
-    if SURVEYS.exists() and (not kinds or "survey" in kinds):
-        out += [q for q in map(json.loads, SURVEYS.read_text().splitlines()) if q["id"] in part]
+    if SURVEYS.exists() and (not kinds or kinds & {"survey", "zh-survey"}):
+        out += [q for q in map(json.loads, SURVEYS.read_text().splitlines())
+                if q["id"] in part and (not kinds or q["kind"] in kinds)]
     return out
 
 
@@ -99,23 +105,27 @@ def score(q: dict[str, Any], answers: list[Any]) -> dict[str, Any]:
     out: dict[str, Any] = {"outcome": last.outcome, "confident": answered and confident(last),
                            "first": first}
     kind = q["kind"]
-    if kind in ("lookup", "zh", "fact", "followup"):
+    if kind in ("lookup", "zh", "fact", "zh-fact", "followup"):
         right = first == want[0]
         out["right_first"] = answered and right
         out["right_first_confident"] = out["right_first"] and out["confident"]
         out["wrong_first"] = answered and first is not None and not right
         out["nothing_right_first"] = not answered and right
-    if kind == "fact":
+    if kind in ("fact", "zh-fact"):
         out["fact"] = out["right_first"] and fact_found(q["expect"], last.text)
     if kind == "followup" and q.get("expect"):
         out["fact"] = out["right_first"] and fact_found(q["expect"], last.text)
+    if kind == "followup":  # the second turn's own share: after a first turn answered right
+        firsts = cited_order(answers[0])
+        out["turn_language"] = "zh" if has_cjk(q["turns"][1]) else "en"
+        out["right_after_right"] = out["right_first"] if firsts[:1] == want[:1] else None
     if kind in ("absent", "zh-absent", "off-domain"):
         out["answered_confident"] = answered and out["confident"]
         out["answered_hedged"] = answered and not out["confident"]
         out["refused"] = last.outcome == "refused"
     if kind == "compare":
         out["both_cited"] = answered and set(want) <= set(cited)
-    if kind == "survey" and q.get("labels"):
+    if kind in ("survey", "zh-survey") and q.get("labels"):
         on = {pid for pid, lab in q["labels"].items() if lab}
         listed = set(cited) if answered else set()
         out["recall"] = len(on & listed) / len(on) if on else None
@@ -133,12 +143,15 @@ FIGURES = {
     "lookup": ("right_first", "right_first_confident", "wrong_first", "nothing_right_first"),
     "zh": ("right_first", "right_first_confident", "wrong_first", "nothing_right_first"),
     "fact": ("fact", "right_first", "wrong_first"),
-    "followup": ("right_first", "wrong_first", "nothing_right_first", "fact"),
+    "zh-fact": ("fact", "right_first", "wrong_first"),
+    "followup": ("right_first", "wrong_first", "nothing_right_first", "fact",
+                 "right_after_right"),
     "absent": ("answered_confident", "answered_hedged", "refused"),
     "zh-absent": ("answered_confident", "answered_hedged"),
     "off-domain": ("refused", "answered_confident", "answered_hedged"),
     "compare": ("both_cited",),
     "survey": ("recall", "precision", "listed"),
+    "zh-survey": ("recall", "precision", "listed"),
 }
 
 
@@ -148,6 +161,8 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     for r in rows:
         by_kind[r["kind"]].append(r)
         by_kind[f"{r['kind']}@{r['collection']}"].append(r)
+        if r.get("turn_language"):  # a follow-up whose second turn is Chinese, or English
+            by_kind[f"{r['kind']}@{r['turn_language']}-turn"].append(r)
     for key, group in sorted(by_kind.items()):
         kind = key.split("@")[0]
         out[key] = {"n": len(group), **{f: rate(group, f) for f in FIGURES.get(kind, ())}}

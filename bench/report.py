@@ -131,7 +131,8 @@ def steps() -> list[Step]:
             f"bench/results/scifact-test-{mode}.json", capture=True))
     for script in ("natural", "verifier_eval", "answerability", "answerability_zh",
                    "calibrate_relevance", "followups", "grounding_judge", "tune_fusion",
-                   "survey_recall", "zh_offline", "rerank", "zh_scale", "injection"):
+                   "survey_recall", "zh_offline", "rerank", "zh_scale", "injection",
+                   "multilingual_fit"):
         out.append(Step(script, ["python", f"bench/{script}.py", "--split", "test"],
                         f"bench/results/{script}.json"))
     return out

@@ -18,12 +18,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from assistant.answer.framing import CHINESE, Framing, for_form
 from assistant.judge.grounding import sentence_vectors
 from assistant.judge.injection import instructions_in
 from assistant.judge.relevance import Relevance, coverage
 from assistant.query import aspects
 from assistant.query.form import Form, Turn
-from assistant.textutil import clean_markup, clip, defang_refs, quoted, split_sentences
+from assistant.textutil import clean_markup, clip, defang_refs, has_cjk, quoted, split_sentences
 
 if TYPE_CHECKING:
     from assistant.index.embeddings import Embedder
@@ -98,7 +99,7 @@ def third_person(sentence: str) -> str:
 def score_sentences(form: Form, papers: Sequence[RetrievedPaper], *, embedder: Embedder
                     ) -> list[list[_Scored]]:
     """Each paper's abstract sentences, scored for the question (see the module docstring)."""
-    question = form.question
+    question = form.read_as
     wants_result = bool(_RESULT_Q.search(question))
     asks_link = bool(_ASKS_LINK.search(question))
     # "which paper ..." and a comparison want each paper's contribution sentence
@@ -109,7 +110,7 @@ def score_sentences(form: Form, papers: Sequence[RetrievedPaper], *, embedder: E
     flat = [s for sents in per_paper for s in sents]
     if not flat:
         return [[] for _ in papers]
-    if form.cjk:  # English sentences, a question MiniLM cannot read: what each
+    if has_cjk(question):  # English sentences, a question MiniLM cannot read: what each
         wants_method = True  # paper does (its contribution sentence) answers best
         sims = np.zeros(len(flat), dtype=np.float32)
     else:
@@ -152,24 +153,20 @@ def choose(scored: list[list[_Scored]], *, plural: bool, max_sentences: int
 
 
 def near_miss_text(form: Form, sources: Sequence[RetrievedPaper], *, embedder: Embedder,
-                   missing: str = "") -> str:
+                   missing: str = "", across_languages: bool = False) -> str:
     """Nothing here is about the question: say so, then the closest papers, each with the
     sentence of its abstract nearest the question, cited as [n] = ``sources[n - 1]``.
-    ``missing``: the method the question asks about, which no paper here introduces. Whichever
+    ``missing``: the method the question asks about, which no paper here introduces;
+    ``across_languages``: found by multilingual-e5, not by words. Whichever
     answerer serves (the LLM one too), a near miss is composed offline, never generated."""
     chosen = choose(score_sentences(form, sources, embedder=embedder), plural=True,
                     max_sentences=1)
-    asked = quoted(form.question)
-    head = (f"Nothing in this collection is about “{asked}”. The closest papers, none of "
-            "which answers it:")
+    say = for_form(form)
+    head = say.nothing_here.format(asked=quoted(form.question))
     if missing:
-        head = (f"No paper in this collection introduces {missing}: it is not in this "
-                "collection. The closest papers, none of which is about it:")
-    if form.cjk:  # matched across languages: less sure than an English match
-        head = (f"No paper here clearly matches “{asked}”: matched across languages "
-                "offline, no one paper stands out. Ask in English to search the abstracts' "
-                "own words (or configure an LLM endpoint to translate the question). The "
-                "closest papers:")
+        head = say.not_introduced.format(missing=missing)
+    if across_languages:  # matched by multilingual-e5: less sure than a match of words
+        head = say.across_languages.format(asked=quoted(form.question))
     lines = [head, ""]
     for n, (rp, sents) in enumerate(zip(sources, chosen, strict=True), 1):
         body = " ".join(_quote(s.text) for s in sents)
@@ -223,19 +220,18 @@ class ExtractiveAnswerer:
         """The answer, citing ``sources[n - 1]`` as ``[n]``: the order is the caller's.
         ``hedged``: name the first paper as the closest match, not as the answer."""
         sources = list(sources)
+        say = for_form(form)
         if not sources:
-            return "The indexed papers do not answer this question."
+            return say.no_sources
         plural = len(sources) > 1 and (form.listing or form.sides is not None)
         # scored once: a comparison and an aspect read it too
         scored = score_sentences(form, sources, embedder=self.embedder)
         chosen = choose(scored, plural=plural, max_sentences=self.max_sentences)
         if plural and form.sides is not None:
-            return self._side_by_side(scored, sources)
+            return self._side_by_side(scored, sources, say)
         if plural:
-            head = f"{len(sources)} papers in the collection bear on this, best first:"
-            if len(sources) >= self.list_hint_at:
-                head = (f"{len(sources)} papers in the collection bear on this, best first "
-                        f"(more may: --k N, or ctrl+k in the chat, searches further):")
+            head = (say.listing_more if len(sources) >= self.list_hint_at
+                    else say.listing).format(n=len(sources))
             lines = [head, ""]
             for n, (rp, sents) in enumerate(zip(sources, chosen, strict=True), 1):
                 body = " ".join(_quote(s.text) for s in sents)
@@ -249,33 +245,33 @@ class ExtractiveAnswerer:
             stating = [s for s in usable if aspects.stated(aspect, [s.text])]
             if not stating:  # the abstract names none: say so, and show the closest sentence
                 closest = max(usable, key=lambda s: s.score)
-                return self._also_related(
-                    f"The abstract of **{top.paper.display_title}**{where} [1] does not state "
-                    f"{aspect.name}. The closest it comes: {_quote(closest.text)} [1]", sources)
+                return self._also_related(say.not_stated.format(
+                    title=top.paper.display_title, where=where,
+                    aspect=aspect.name_zh if say is CHINESE and aspect.name_zh else aspect.name,
+                    quote=_quote(closest.text)), sources, say)
             best = sorted(stating, key=lambda s: -s.score)[: self.max_sentences]
             chosen[0] = sorted(best, key=lambda s: s.index)  # the sentences that state it
-        if hedged:  # the decision is not sure this paper is the one asked about
-            parts = [f"The closest match is **{top.paper.display_title}**{where} [1], though "
-                     "it may not be about exactly this."]
-        else:
-            parts = [f"The most relevant paper is **{top.paper.display_title}**{where} [1]."]
+        # hedged: the decision is not sure this paper is the one asked about
+        opening = say.closest_match if hedged else say.most_relevant
+        parts = [opening.format(title=top.paper.display_title, where=where)]
         parts += [f"{_quote(s.text)} [1]" for s in chosen[0]]
-        return self._also_related(" ".join(parts), sources)
+        return self._also_related(" ".join(parts), sources, say)
 
     @staticmethod
-    def _also_related(text: str, sources: Sequence[RetrievedPaper]) -> str:
+    def _also_related(text: str, sources: Sequence[RetrievedPaper], say: Framing) -> str:
         """A one-paper answer, then the other papers cited as related."""
         if len(sources) > 1:
             others = [f"**{rp.paper.display_title}** [{n}]" for n, rp in enumerate(sources[1:], 2)]
-            text += "\n\nAlso related: " + "; ".join(others) + "."
+            text += say.also_related.format(papers=say.list_sep.join(others))
         return text
 
     @staticmethod
-    def _side_by_side(scored: list[list[_Scored]], sources: Sequence[RetrievedPaper]) -> str:
+    def _side_by_side(scored: list[list[_Scored]], sources: Sequence[RetrievedPaper],
+                      say: Framing) -> str:
         """A comparison: each paper's sentence on the same aspects (the problem, the method,
         the data, the result), so a reader sees where they differ; an aspect its abstract does
         not state is said to be missing, not filled with another sentence."""
-        lines = ["What each paper says on the same points, side by side:", ""]
+        lines = [say.side_by_side, ""]
         for n, (rp, sents) in enumerate(zip(sources, scored, strict=True), 1):
             lines.append(f"- **{rp.paper.display_title}** [{n}]")
             used: set[int] = set()
@@ -287,7 +283,7 @@ class ExtractiveAnswerer:
                     best = max(found, key=lambda x: x.score)
                     used.add(best.index)
                     said[label] = f"{_quote(best.text)} [{n}]"
-            lines += [f"  - {label}: {said.get(label, 'not stated in the abstract')}"
+            lines += [f"  - {say.points[label]}: {said.get(label, say.point_missing)}"
                       for label in _SHOWN]
         return "\n".join(lines)
 

@@ -21,37 +21,30 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from assistant.answer.extractive import near_miss_text
+from assistant.answer.framing import for_form
 from assistant.answer.llm_answerer import LLMAnswerer
 from assistant.answer.outcome_gate import OutcomeGate
 from assistant.answer.types import Answer, Answerer, Delta, Event, Finished, Phase, Retrieved, Turn
 from assistant.citations import Citation, CitationFilter, tidy
 from assistant.errors import InputError, LLMStreamCut
-from assistant.judge import grounding, introduces
+from assistant.judge import answerability, grounding, introduces
 from assistant.judge.decision import DECIDE_OVER, Verdict, asks_llm, decide, settle, weighed
 from assistant.query.form import Form, parse
-from assistant.query.rewrite import needs_llm
+from assistant.query.rewrite import needs_llm, previous_paper
 from assistant.search import query_filters
 from assistant.search.compared import lead_with_sides
 from assistant.search.retrieval import Filters, Retrieval, Retriever, best_first
-from assistant.textutil import printable, quoted
+from assistant.textutil import has_cjk, printable, quoted
 
 log = logging.getLogger(__name__)
 
 
-REFUSAL = ("The indexed papers do not answer this: none of the {n} papers searched is about "
-           "“{q}”. Try other words, or ingest a paper list that covers it.")
-CJK_OFFLINE = ("The indexed papers do not answer this in the offline mode: the built-in "
-               "answerer matches English abstracts, so a question in Chinese is found only by the "
-               "method names it contains (multilingual search is off, not installed, or this "
-               "collection has more papers than ASSISTANT_MULTILINGUAL_MAX_PAPERS lets it embed). "
-               "Ask in English, name the method, make the multilingual vectors once with "
-               "`assistant ingest --multilingual` (about 2 papers a second), or configure an "
-               "LLM endpoint (OPENAI_BASE_URL) to translate the question.")
 NEAR_MISS_PAPERS = 3
 # "which papers ..." searches this many and lists those the verifier scores at least V_LIST:
 # on the dev keyword questions (bench/survey_recall.py --sweep) 20 candidates at 0.4 list 7 papers
 # a question with the recall `search` has at k 10 (0.215 vs 0.210); 10 candidates never reach it
 SURVEY_K = 20
+LLM_TRANSLATION_SHARE = 0.3  # of the offline translation's IDF mass an LLM's English must hold
 
 
 @dataclass
@@ -61,6 +54,7 @@ class Searched:
     filters: Filters | None
     leads: int  # a comparison's sides, first in ``retrieval.papers``
     verdict: Verdict
+    form: Form | None = None  # as searched: its query the question made standalone, in English
     applied: dict[str, Any] = field(default_factory=dict)  # filters read from the question
     dropped: dict[str, Any] = field(default_factory=dict)  # ... and dropped: nothing passed
 
@@ -83,24 +77,50 @@ def searched(question: str, search_query: str, *, retriever: Retriever, k: int =
     ``astream`` read it (read here when not given: ``search``, one question on its own)."""
     question, search_query = asked(question), asked(search_query)
     if form is None:
-        form = parse(question).searched_as(search_query)
+        form = parse(question)
+    english, terms = _in_english(question, search_query, form, retriever)
+    if form.query != english:
+        form = form.searched_as(english)
+    if terms != english:
+        form = replace(form, terms=terms)
     retriever.check_filters(filters)  # the user's own filters; inferred ones always match
     explicit = filters
     if infer_filters:
         venues, years = retriever.facets()
         filters = query_filters.infer(question, venues=venues, years=years, explicit=filters)
     applied = query_filters.read(explicit, filters)
-    found = _search_and_decide(replace(form, query=query_filters.stripped(form.query, applied)),
-                               retriever=retriever, k=k, filters=filters)
+    found = _search_and_decide(
+        replace(form, query=query_filters.stripped(form.query, applied),
+                terms=form.terms and query_filters.stripped(form.terms, applied)),
+        retriever=retriever, k=k, filters=filters)
     if applied and found.verdict.outcome != "answered":
         # a filter read from the question must never hide the answer ("trained on CoNLL
         # 2003" is no year filter): without it, does the collection answer?
         wider = _search_and_decide(form, retriever=retriever, k=k, filters=explicit)
         if wider.verdict.outcome == "answered":
-            wider.dropped = applied
+            wider.dropped, wider.form = applied, form
             return wider
-    found.applied = applied
+    found.applied, found.form = applied, form
     return found
+
+
+def _in_english(question: str, search_query: str, form: Form, retriever: Retriever
+                ) -> tuple[str, str]:
+    """What is judged and what is searched, in the collection's English: a Chinese query is
+    translated offline; an LLM's English for a standalone Chinese question is kept unless it
+    holds less than ``LLM_TRANSLATION_SHARE`` of the offline translation's words, weighed by
+    their rarity here (a small model's reply about something else: "The conversation about
+    research papers is ..."; a faithful one holds the rare words: "watermark")."""
+    english, terms = retriever.english(search_query)
+    if form.cjk and not form.follow_up and not has_cjk(search_query) and has_cjk(question):
+        own, own_terms = retriever.english(question)
+        mine = answerability.query_terms(own_terms)
+        idf = answerability.stats_for(retriever.index()).idf(mine)
+        said = set(answerability.query_terms(english))
+        if own != question and sum(idf[t] for t in mine if t in said) < \
+                LLM_TRANSLATION_SHARE * sum(idf.values()):
+            return own, own_terms
+    return english, terms
 
 
 def _search_and_decide(form: Form, *, retriever: Retriever, k: int,
@@ -108,7 +128,11 @@ def _search_and_decide(form: Form, *, retriever: Retriever, k: int,
     diversity = retriever.mmr_lambda if form.listing else None
     if form.listing:  # a survey lists every paper the decision calls on topic among more
         k = max(k, SURVEY_K)
-    retrieval = retriever.search(form.query, k=k, filters=filters, diversity=diversity)
+    # a translated question: BM25 reads several glosses a word, MiniLM the best ones (what
+    # the decision judges: its dense cosines must be the judged query's)
+    retrieval = retriever.search(form.terms or form.query, k=k, filters=filters,
+                                 diversity=diversity,
+                                 dense_query=form.query if form.terms else None)
     retrieval, sides = lead_with_sides(form.sides, retrieval, retriever=retriever,
                                        filters=filters, k=k, lead=introduces.side_lead)
     verdict = decide(form, retrieval.papers, index=retriever.index(), sides=sides,
@@ -135,13 +159,19 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     if waits:
         yield Phase("retrieving…")
     form = said.searched_as(search_query)
+    pinned = previous_paper(said, history)  # "what data did they use?": that paper's answer
+    if pinned and not (filters and filters.paper_ids):
+        pid = retriever.paper_titled(pinned)
+        if pid is not None:
+            filters = replace(filters or Filters(), paper_ids=[pid])
     found = searched(question, search_query, retriever=retriever, k=k, filters=filters,
                      infer_filters=infer_filters, form=form)
     retrieval, filters, leads, verdict = found.retrieval, found.filters, found.leads, found.verdict
+    form = found.form or form  # a Chinese question offline: searched in English
     yield Retrieved(retrieval)
     timings = dict(retrieval.timings)
     rel, decision = verdict.relevance, verdict.decision
-    extra: dict[str, Any] = {"search_query": search_query, "outcome": verdict.outcome,
+    extra: dict[str, Any] = {"search_query": form.query, "outcome": verdict.outcome,
              "confident": verdict.confident,
              "answerability": decision.to_dict(),
              "filters": {k: v for k, v in asdict(filters).items() if v} if filters else {},
@@ -230,16 +260,19 @@ def _unanswered(form: Form, retrieval: Retrieval, *, retriever: Retriever,
     """A near miss (``fields["outcome"]``) names the closest papers, cited like any claim; a
     refusal says what to do. Neither calls an LLM (``near_miss_text`` composes offline)."""
     question = form.question
-    unreadable = form.cjk and not (answerer.multilingual or retrieval.multilingual)
+    # a Chinese query left untranslated (nothing in it the dictionaries know) reads no
+    # English sentence: say so rather than name unrelated papers
+    unreadable = has_cjk(form.query) and not (answerer.multilingual or retrieval.multilingual)
     if fields.get("outcome") == "near_miss" and not unreadable:
         closest = best_first(retrieval.papers[:DECIDE_OVER])[:NEAR_MISS_PAPERS]
         missing = str(fields.get("answerability", {}).get("missing_method") or "")
         text = near_miss_text(form, closest, embedder=retriever.store.embedder,
-                              missing=missing)
+                              missing=missing, across_languages=retrieval.multilingual)
         citations = [Citation(n, rp.paper) for n, rp in enumerate(closest, 1)]
     else:
         n = retriever.index().paper_count if retrieval.papers else 0
-        text = CJK_OFFLINE if unreadable else REFUSAL.format(n=n, q=quoted(question))
+        say = for_form(form)
+        text = say.unreadable if unreadable else say.refusal.format(n=n, asked=quoted(question))
         citations = []
     return Answer(question, text, answerer.backend, answerer.model, citations,
                   retrieval.papers, True, **fields)

@@ -50,10 +50,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a record without an abstract or with a repeated id is an error "
                         "(by default it is skipped and reported)")
     p.add_argument("--multilingual", action="store_true",
-                   help="also make the multilingual vectors Chinese questions are searched "
-                        "with offline, for every paper (multilingual-e5: about 2 papers/s on "
-                        "2 cores, so 2,000 papers take some 15-20 minutes; kept, and only "
-                        "changed papers are redone next time)")
+                   help="also make the multilingual vectors a question no dictionary "
+                        "translates (Japanese, Korean) is searched with offline, for every "
+                        "paper (multilingual-e5: about 2-3 papers/s on 2 cores, so 2,000 "
+                        "papers take some 12-17 minutes; kept, and only changed papers are "
+                        "redone next time). Chinese questions need none: they are translated")
     common(p)
 
     p = subcommand(sub, "ask", "answer one question with cited papers",

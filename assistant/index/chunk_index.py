@@ -21,6 +21,7 @@ import logging
 import os
 import shutil
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -301,6 +302,30 @@ class ChunkIndex:
         with read_only(db) as con:
             recs = [r for (r,) in con.execute("SELECT rec FROM records")]
         return sorted(map(_record_paper, recs), key=listing_order)
+
+    def postings(self, stems: Sequence[str]) -> np.ndarray | None:
+        """The chunks (row numbers) holding every one of these BM25 stems; None when one of
+        them is not in the collection (search/translate.py picks a gloss by them)."""
+        import numpy as np
+
+        self.load()
+        if not self._bm25 or not stems:
+            return None
+        vocab, scores = self._bm25.vocab_dict, self._bm25.scores
+        indptr, indices = scores["indptr"], scores["indices"]
+        out: np.ndarray | None = None
+        for stem in stems:
+            t = vocab.get(stem)
+            if t is None or t + 1 >= len(indptr):
+                return None
+            rows = indices[indptr[t]:indptr[t + 1]]
+            out = rows if out is None else np.intersect1d(out, rows, assume_unique=True)
+        return out
+
+    @property
+    def chunk_count(self) -> int:
+        self.load()
+        return len(self._meta["ids"])
 
     def paper_level(self, scores: dict[str, float], mask: np.ndarray | None
                     ) -> dict[str, tuple[float, list[str]]]:

@@ -83,6 +83,10 @@ def decide(form: Form, papers: Sequence[RetrievedPaper], *, index: Any,
     chose these papers (the chat's "ask about this paper"); ``verifier``: the cross-encoder
     (default: the shipped one, loaded once)."""
     question = form.query or form.question
+    # a Chinese question searched in its English translation has cut-offs of its own
+    cut = answerability.TRANSLATED if form.cjk else answerability.ENGLISH
+    if form.listing:
+        cut = replace(cut, answer=cut.list_answer)
     scores: dict[str, float] = {}
     raw: dict[str, float] = {}
     if multilingual:  # the verifier reads English: a question in another language goes by
@@ -105,7 +109,8 @@ def decide(form: Form, papers: Sequence[RetrievedPaper], *, index: Any,
                     [rp.paper.paper_id for rp in top],
                     ver.score(q, [passage(rp.paper, q) for rp in top]), strict=True)), stats)
             decisions.append(answerability.decide(q, top, stats,
-                                                  [side[rp.paper.paper_id] for rp in top]))
+                                                  [side[rp.paper.paper_id] for rp in top],
+                                                  cut=cut))
         decision = min(decisions, key=lambda d: _ORDER.index(d.outcome))
     if not (multilingual or picked or form.cjk) and form.contentless:
         # "the", "what is it?", "word word word": nothing to search for. The verifier, trained
@@ -114,7 +119,7 @@ def decide(form: Form, papers: Sequence[RetrievedPaper], *, index: Any,
     # a list weighs every paper searched; a one-paper question the first DECIDE_OVER, as the
     # outcome does (so `search --k 20` and `ask` cite alike)
     rel = judge(question, papers if form.listing else papers[:DECIDE_OVER],
-                verified=scores or None)
+                verified=scores or None, v_list=cut.v_list)
     introduced = False
     if not multilingual and not sides and form.introduces:
         # "which paper introduces Adam?": the paper that does, else the method is not here
@@ -136,8 +141,8 @@ def decide(form: Form, papers: Sequence[RetrievedPaper], *, index: Any,
     # named as the answer, not as "the closest match": a sure estimate, the paper that
     # introduces the method asked about, a comparison's sides, a list, the user's pick
     confident = decision.outcome == "answered" and (
-        picked or multilingual or bool(sides) or introduced or form.listing
-        or decision.p_answer >= answerability.T_SURE)
+        picked or bool(sides) or introduced or form.listing
+        or decision.p_answer >= cut.sure)
     return Verdict(decision.outcome, decision, _agreeing(rel, decision.outcome, papers, scores),
                    scores, raw, confident)
 

@@ -82,13 +82,13 @@ class Relevance:
 
 
 def _by_verifier(rel: Relevance, papers: Sequence[RetrievedPaper],
-                 verified: Mapping[str, float]) -> Relevance:
+                 verified: Mapping[str, float], v_list: float = V_LIST) -> Relevance:
     if not rel.relevant:
         return rel
     scored = sorted(((verified.get(rp.paper.paper_id, 0.0), rp.paper.paper_id)
                      for rp in papers), key=lambda x: -shown(x[0]))  # best as shown (stable)
     best_v = scored[0][0]
-    keep = [pid for v, pid in scored if v >= V_LIST]
+    keep = [pid for v, pid in scored if v >= v_list]
     close = [pid for v, pid in scored if v >= V_CLOSE and v >= best_v * RELATIVE_KEEP]
     top = scored[0][1]  # the paper with the highest estimate is always listed, first
     if top not in keep:
@@ -113,17 +113,17 @@ def evidence(question: str, dense: float, paper_text: str, title: str = "") -> t
 
 
 def judge(question: str, papers: Sequence[RetrievedPaper],
-          verified: Mapping[str, float] | None = None) -> Relevance:
+          verified: Mapping[str, float] | None = None, *, v_list: float = V_LIST) -> Relevance:
     """Is anything in ``papers`` about ``question``? Pure: the papers are left as they were.
 
     ``verified``: the decision's estimate of papers by id (decision.py, evidence.py). When
     given, it decides which papers are listed, best estimate first: those estimated at least
-    ``V_LIST`` (the best one always), "close" those at least ``V_CLOSE`` and near the best
+    ``v_list`` (the best one always), "close" those at least ``V_CLOSE`` and near the best
     estimate; the evidence above still says whether anything is relevant at all."""
     if not papers:
         return Relevance(False, 0.0, 0.0, 0.0, [], [])
     if verified:
-        return _by_verifier(judge(question, papers), papers, verified)
+        return _by_verifier(judge(question, papers), papers, verified, v_list)
     scored = []
     for rp in papers:
         e, cov = evidence(question, rp.dense or 0.0, f"{rp.paper.title} {rp.paper.abstract}",

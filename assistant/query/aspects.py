@@ -21,6 +21,8 @@ class Aspect:
     name: str  # how the answer names it: "the datasets it uses"
     asked: re.Pattern[str]
     stated: re.Pattern[str]
+    name_zh: str = ""  # the same for a Chinese question
+    asked_zh: re.Pattern[str] | None = None  # a Chinese question that asks it
 
 
 def _re(pattern: str) -> re.Pattern[str]:
@@ -38,35 +40,48 @@ ASPECTS = (
                       r"[Pp]atients|[Pp]articipants|[Ss]ubjects)\b|"
                       r"\b(?:on|using|across|with|from|in) (?:the )?(?:[A-Z][a-z]*[A-Z0-9][\w-]*|"
                       r"[A-Z]{2,}[\w-]*)|\b(?:on|across) (?:\w+ ){0,4}(?:tasks?|environments?|"
-                      r"games?|problems?|domains?)\b")),
+                      r"games?|problems?|domains?)\b"),
+           name_zh="所用的数据或基准",
+           asked_zh=re.compile(r"(?:哪些|什么|哪个|哪几个|哪类)(?:\w{0,2})(?:数据集|数据|基准|语料|任务)|在(?:哪些|什么|"
+                               r"哪个)(?:\w{0,4})(?:数据集|数据|基准|任务|环境)上|(?:数据集|基准)是(?:什么|哪些)")),
     Aspect("whether its code is available",
            _re(r"\b(?:is|are)\s+(?:the\s+|their\s+|its\s+)?(?:code|implementation|source "
                r"code|models?|weights)\s+(?:publicly\s+)?(?:available|released|public|open)|"
                r"\b(?:where|is there)\b[^?]*\b(?:code|github|repository|implementation)\b|"
                r"\bopen[- ]sourced?\s*\?"),
            _re(r"\b(?:code|github|gitlab|implementation|open[- ]?source[ds]?|repository|"
-               r"publicly available|released?|https?://)")),
+               r"publicly available|released?|https?://)"),
+           name_zh="代码是否公开",
+           asked_zh=re.compile(r"代码[^？?]{0,6}(?:公开|开源|发布)|(?:开源|公开)了?(?:吗|没有)|有没有(?:公开的?|开源的?)?代码|代码在哪")),
     Aspect("its limitations",
            _re(r"\b(?:what|which)\s+(?:are\s+|is\s+)?(?:the\s+|its\s+|their\s+)?"
                r"(?:main\s+)?(?:limitations?|weakness(?:es)?|drawbacks?|shortcomings?|"
                r"downsides?)\b|\bwhere does it fail\b|\b(?:any|its|their) limitations\b"),
            _re(r"\b(?:limitations?|limited|however|fails?|failure|cannot|drawbacks?|"
-               r"restricted|only (?:works|applies)|does not|do not|struggles?)\b")),
+               r"restricted|only (?:works|applies)|does not|do not|struggles?)\b"),
+           name_zh="它的局限", asked_zh=re.compile(r"局限|不足之处|缺点|弱点|短板")),
     Aspect("the compute or hardware it needs",
            _re(r"\bhow (?:much|many) (?:compute|gpus?|gpu[- ]hours|memory|time)\b|"
                r"\bwhat (?:hardware|gpus?|compute)\b|\bhow long (?:does|did) (?:it|training) "
                r"take\b"),
            _re(r"\b(?:gpus?|tpus?|hours?|days?|flops|memory|compute|computational|cost|"
-               r"speed-?ups?|faster|efficien\w*|latency|overhead|\d+(?:\.\d+)?\s?[x×])\b")),
+               r"speed-?ups?|faster|efficien\w*|latency|overhead|\d+(?:\.\d+)?\s?[x×])\b"),
+           name_zh="所需的算力或硬件",
+           asked_zh=re.compile(r"(?:多少|多大)(?:的)?(?:算力|计算量|显存|内存|GPU|计算资源)|训练(?:要|需要)?(?:多久|多长时间)|"
+                               r"什么(?:硬件|GPU)")),
     Aspect("the baselines it is compared with",
            _re(r"\b(?:what|which) baselines?\b|\bwhat (?:does|did) it (?:beat|outperform|"
                r"compare (?:to|with|against))\b|\bcompared (?:to|with|against) what\b"),
            _re(r"\b(?:baselines?|compared?|comparison|outperform\w*|than|state[- ]of[- ]the[- ]"
-               r"art|sota|prior (?:work|methods?|approaches))\b")),
+               r"art|sota|prior (?:work|methods?|approaches))\b"),
+           name_zh="与之比较的基线",
+           asked_zh=re.compile(r"(?:和|与|跟)(?:哪些|什么)(?:基线|方法)[^？?]{0,4}(?:比较|对比)|基线(?:是|有)(?:什么|哪些)")),
     Aspect("its sample size",
            _re(r"\bhow many (?:patients|participants|subjects|samples|people|individuals|"
                r"examples|images|cases)\b"),
-           _re(r"\d")),
+           _re(r"\d"),
+           name_zh="样本量",
+           asked_zh=re.compile(r"多少(?:个|名|位)?(?:病人|患者|参与者|被试|受试者|样本|图像|例)")),
 )
 # a question about which paper is about something names an aspect as its topic ("Which paper
 # proposes a benchmark for ...?"); it does not ask it of a paper
@@ -74,11 +89,17 @@ _WHICH_PAPER = _re(r"^\W*(?:which|what|is there an?|are there)\s+(?:\w+\s+)?(?:p
                    r"stud(?:y|ies)|methods?)\b")
 
 
+# the same in Chinese ("哪篇论文提出了一个数据集 ……")
+_WHICH_PAPER_ZH = re.compile(r"哪篇|哪些(?:论文|工作|研究)|有没有[^？?]*(?:论文|工作|研究)")
+
+
 def asked(question: str) -> Aspect | None:
-    """The aspect the question asks of a paper, if it asks one of ``ASPECTS``."""
-    if _WHICH_PAPER.search(question):
+    """The aspect the question asks of a paper, if it asks one of ``ASPECTS`` (in English or
+    in Chinese)."""
+    if _WHICH_PAPER.search(question) or _WHICH_PAPER_ZH.search(question):
         return None
-    return next((a for a in ASPECTS if a.asked.search(question)), None)
+    return next((a for a in ASPECTS if a.asked.search(question)
+                 or (a.asked_zh is not None and a.asked_zh.search(question))), None)
 
 
 def stated(aspect: Aspect, sentences: Iterable[str]) -> bool:

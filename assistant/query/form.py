@@ -56,11 +56,21 @@ class Form:
     sides: tuple[str, str] | None = None  # "A vs B": each side is searched on its own
     introduces: tuple[str, ...] = ()  # "which paper introduces X?": X
     contentless: bool = False  # no content word at all ("the", "what is it?")
+    # what retrieval searches when it is not ``query``: a Chinese question's glosses, several a
+    # word (search/translate.py); ``query`` then holds the best one a word, what is judged
+    terms: str = ""
+
+    @property
+    def read_as(self) -> str:
+        """The words abstract sentences are matched against: the question, or for one in
+        another language its English search query (translated offline or by the LLM)."""
+        return self.query if self.cjk and self.query and not has_cjk(self.query) \
+            else self.question
 
     def searched_as(self, query: str) -> Form:
         """The form with the query that is searched (read once, here)."""
         pair = sides(query)
-        return replace(self, query=query, sides=(pair[0], pair[1]) if pair else None,
+        return replace(self, query=query, terms="", sides=(pair[0], pair[1]) if pair else None,
                        introduces=tuple(asked_names(query)),
                        contentless=not content_words(query))
 

@@ -26,10 +26,11 @@ if TYPE_CHECKING:
     from assistant.llm.client import ChatModel
 
 _BOLD = re.compile(r"\*\*([^*]{3,200})\*\*")  # the titles an answer names
-# how the offline answerer opens a one-paper answer (answer/extractive.py)
-ONE_PAPER = ("The most relevant paper is", "The closest match is", "The abstract of")
+# how the offline answerer opens a one-paper answer, in English or Chinese (answer/framing.py)
+ONE_PAPER = ("The most relevant paper is", "The closest match is", "The abstract of",
+             "最相关的论文", "最接近的是")
 
-__all__ = ["Turn", "dangling_references", "heuristic", "with_llm"]
+__all__ = ["Turn", "dangling_references", "heuristic", "previous_paper", "with_llm"]
 
 
 def heuristic(form: Form, history: Sequence[Turn]) -> str:
@@ -46,6 +47,23 @@ def heuristic(form: Form, history: Sequence[Turn]) -> str:
         titles = titles[:1]
     topic = asked if set(refs) <= ELLIPSES or not titles else " ".join(titles)
     return f"{question} {topic}".strip()
+
+
+def previous_paper(form: Form, history: Sequence[Turn]) -> str | None:
+    """The title of the one paper the previous answer was about, when this question refers
+    back to it ("what data did they use?", "它需要成对的图像吗？"): the answer is then read from
+    that paper alone. None for a question that stands alone, one that asks the previous
+    question again of something else ("what about X?"), or after a list, a comparison or a
+    near miss (no one paper to refer to)."""
+    if not history or not form.follow_up:
+        return None
+    refs = dangling_references(form.question)
+    if not refs or set(refs) <= ELLIPSES:
+        return None
+    opening = next((part for part in history[-1][1].split("\n\n")
+                    if part.startswith(ONE_PAPER)), "")
+    titles = _BOLD.findall(opening)
+    return titles[0] if titles else None
 
 
 def needs_llm(form: Form) -> bool:
@@ -66,4 +84,12 @@ async def with_llm(form: Form, history: Sequence[Turn], *, model: ChatModel,
 
     text = (await complete(model, content)).strip().strip('"').splitlines()
     rewritten = text[0].strip() if text else ""
+    if _empty(rewritten):  # a small model echoing "(none)" from the prompt, or nothing
+        rewritten = ""
     return rewritten or heuristic(form, history)
+
+
+def _empty(reply: str) -> bool:
+    """A rewrite that says nothing: no content word ("(none)", "N/A", "?")."""
+    return reply.strip(" ()[].:").lower() in ("none", "n/a", "null", "") or not (
+        content_words(reply) or has_cjk(reply))

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from assistant.index.chunk_index import ChunkIndex, IndexHit
     from assistant.index.protocol import ChunkHit, Store
     from assistant.search.multilingual import PaperVectors
+    from assistant.search.translate import Translation
     from assistant.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -237,6 +238,33 @@ class Retriever:
             self._index_rev = revision
         return self._index
 
+    def english(self, query: str) -> tuple[str, str]:
+        """A query with Chinese in it, in this collection's English words (translate.py): the
+        best gloss a word (judged, shown) and several a word (searched); an English query, or
+        one no word of which the dictionaries know, as it is, twice. Offline, this is how a
+        Chinese question is searched and judged."""
+        from assistant.textutil import has_cjk
+
+        if not has_cjk(query):
+            return query, query
+        found = self.translation(query)
+        return (found.query, found.searched) if found.query else (query, query)
+
+    def paper_titled(self, title: str) -> str | None:
+        """The id of the paper whose title (as shown) is ``title``, if this collection has it."""
+        with self._pin():
+            found = self._search(title, k=5, filters=None, mode="lexical", diversity=None)
+        return next((rp.paper.paper_id for rp in found.papers
+                     if rp.paper.display_title == title or rp.paper.title == title), None)
+
+    def translation(self, query: str) -> Translation:
+        from assistant.index.chunk_index import tokenize
+        from assistant.search import translate
+
+        index = self.index()
+        return translate.translate(query, stems=lambda gloss: tokenize([gloss])[0],
+                                   postings=index.postings, chunks=index.chunk_count)
+
     def facets(self) -> tuple[set[str], set[int]]:
         """Venues and years in the store (for filters read from a question)."""
         return self.index().facets()
@@ -319,13 +347,18 @@ class Retriever:
                          f"collection has {'; '.join(there)}): change or drop the filter")
 
     def rank(self, query: str, *, filters: Filters | None = None, mode: Mode | None = None,
-             timings: dict[str, float] | None = None) -> tuple[list[tuple[str, float]], Sides]:
-        """Fused (paper id, score) ranking, plus each side's per-paper scores."""
+             timings: dict[str, float] | None = None, dense_query: str | None = None
+             ) -> tuple[list[tuple[str, float]], Sides]:
+        """Fused (paper id, score) ranking, plus each side's per-paper scores. ``dense_query``:
+        what the dense side embeds when it is not ``query`` (a translated question: its best
+        glosses, while BM25 reads several a word)."""
         with self._pin():
-            return self._rank(query, filters=filters, mode=mode, timings=timings)
+            return self._rank(query, filters=filters, mode=mode, timings=timings,
+                              dense_query=dense_query)
 
     def _rank(self, query: str, *, filters: Filters | None, mode: Mode | None,
-              timings: dict[str, float] | None) -> tuple[list[tuple[str, float]], Sides]:
+              timings: dict[str, float] | None, dense_query: str | None = None
+              ) -> tuple[list[tuple[str, float]], Sides]:
         filters = filters or Filters()
         self.check_status(filters)
         mode = mode or self.mode
@@ -339,7 +372,7 @@ class Retriever:
             sides.multilingual = True
             timings["dense_ms"] = (time.perf_counter() - t0) * 1000
         elif mode in ("dense", "hybrid"):
-            sides.vector = self.store.embedder.embed_query(query)
+            sides.vector = self.store.embedder.embed_query(dense_query or query)
             timings["embed_ms"] = (time.perf_counter() - t0) * 1000
             t1 = time.perf_counter()
             sides.dense = self._dense(sides.vector, filters, depth)
@@ -361,17 +394,20 @@ class Retriever:
         return fusion.mmr(head, vectors, lam=lam, k=k) + order[k * 3:]
 
     def search(self, query: str, *, k: int = 10, filters: Filters | None = None,
-               mode: Mode | None = None, diversity: float | None = None) -> Retrieval:
+               mode: Mode | None = None, diversity: float | None = None,
+               dense_query: str | None = None) -> Retrieval:
         """Top-k papers. ``diversity`` (MMR lambda, e.g. 0.7) spreads a list over topics."""
         with self._pin():
-            return self._search(query, k=k, filters=filters, mode=mode, diversity=diversity)
+            return self._search(query, k=k, filters=filters, mode=mode, diversity=diversity,
+                                dense_query=dense_query)
 
     def _search(self, query: str, *, k: int, filters: Filters | None, mode: Mode | None,
-                diversity: float | None) -> Retrieval:
+                diversity: float | None, dense_query: str | None = None) -> Retrieval:
         filters = filters or Filters()
         timings: dict[str, float] = {}
         t0 = time.perf_counter()
-        order, sides = self.rank(query, filters=filters, mode=mode, timings=timings)
+        order, sides = self.rank(query, filters=filters, mode=mode, timings=timings,
+                                 dense_query=dense_query)
         if diversity is not None and 0 < diversity < 1 and len(order) > 2:
             order = self._diversify(order, sides, k, diversity)
         dense, lexical = sides.dense, sides.lexical
@@ -396,7 +432,7 @@ class Retriever:
         if out and any(rp.dense is None for rp in out):
             vector = sides.vector
             if vector is None:
-                vector = self.store.embedder.embed_query(query)
+                vector = self.store.embedder.embed_query(dense_query or query)
             missing = [rp for rp in out if rp.dense is None]
             sims = self._dense(vector, Filters(paper_ids=[rp.paper.paper_id for rp in missing]),
                                self.candidates)

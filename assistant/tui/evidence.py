@@ -79,11 +79,12 @@ def relied_on(answer: Answer | None, paper: Paper, *, embedder: Embedder | None 
             return Evidence(sentences, sorted(picked), "cited")
     if embedder is not None and answer is not None and sentences:
         from assistant.answer.extractive import choose, score_sentences
-        from assistant.query.form import of
+        from assistant.query.form import parse
         from assistant.search.retrieval import RetrievedPaper
 
-        scored = score_sentences(of(answer.question), [RetrievedPaper(paper, 0.0, 1)],
-                                 embedder=embedder)
+        # as searched: a Chinese question's English, a follow-up made standalone
+        form = parse(answer.question).searched_as(answer.search_query or answer.question)
+        scored = score_sentences(form, [RetrievedPaper(paper, 0.0, 1)], embedder=embedder)
         chosen = choose(scored, plural=False, max_sentences=2)[0]
         index = {s: i for i, s in enumerate(sentences)}
         marks = sorted(index[c.text] for c in chosen if c.text in index)

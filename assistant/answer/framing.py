@@ -1,0 +1,98 @@
+"""The offline answer's own sentences, in the asker's language.
+
+The extractive answerer quotes abstract sentences as written (English); the sentences around
+them (which paper is the answer, that nothing here is about it, what an abstract does not state)
+are its own, and a question asked in Chinese gets them in Chinese. ``for_form`` picks the set;
+each template is filled with ``str.format``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from assistant.query.form import Form
+from assistant.textutil import is_chinese
+
+
+@dataclass(frozen=True)
+class Framing:
+    most_relevant: str  # {title} {where}
+    closest_match: str  # {title} {where}: named, hedged
+    not_stated: str  # {title} {where} {aspect} {quote}
+    also_related: str  # {papers}
+    listing: str  # {n}
+    listing_more: str  # {n}: the list may have been cut by k
+    nothing_here: str  # {asked}
+    not_introduced: str  # {missing}
+    across_languages: str  # {asked}: a near miss matched by multilingual-e5, not by its words
+    side_by_side: str
+    points: dict[str, str]  # problem, method, data, result
+    point_missing: str
+    no_sources: str
+    list_sep: str
+    refusal: str  # {n} {asked}: off-domain
+    unreadable: str  # a question no dictionary word of which was found (offline)
+
+
+ENGLISH = Framing(
+    most_relevant="The most relevant paper is **{title}**{where} [1].",
+    closest_match=("The closest match is **{title}**{where} [1], though it may not be about "
+                   "exactly this."),
+    not_stated=("The abstract of **{title}**{where} [1] does not state {aspect}. The closest it "
+                "comes: {quote} [1]"),
+    also_related="\n\nAlso related: {papers}.",
+    listing="{n} papers in the collection bear on this, best first:",
+    listing_more=("{n} papers in the collection bear on this, best first (more may: --k N, or "
+                  "ctrl+k in the chat, searches further):"),
+    nothing_here="Nothing in this collection is about “{asked}”. The closest papers, none of "
+                 "which answers it:",
+    not_introduced=("No paper in this collection introduces {missing}: it is not in this "
+                    "collection. The closest papers, none of which is about it:"),
+    across_languages=("No paper here clearly matches “{asked}”: matched across languages "
+                      "offline, no one paper stands out. Ask in English to search the "
+                      "abstracts' own words (or configure an LLM endpoint to translate the "
+                      "question). The closest papers:"),
+    side_by_side="What each paper says on the same points, side by side:",
+    points={"problem": "problem", "method": "method", "data": "data", "result": "result"},
+    point_missing="not stated in the abstract",
+    no_sources="The indexed papers do not answer this question.",
+    list_sep="; ",
+    refusal=("The indexed papers do not answer this: none of the {n} papers searched is about "
+             "“{asked}”. Try other words, or ingest a paper list that covers it."),
+    unreadable=("The indexed papers do not answer this in the offline mode: none of the "
+                "question's words was found in the dictionaries that turn it into the "
+                "abstracts' English. Ask in English or Chinese, name the method, make the "
+                "multilingual vectors once with `assistant ingest FILE --multilingual` (about 2 "
+                "papers a second), or configure an LLM endpoint (OPENAI_BASE_URL) to translate "
+                "the question."),
+)
+
+CHINESE = Framing(
+    most_relevant="最相关的论文是 **{title}**{where} [1]。",
+    closest_match="最接近的是 **{title}**{where} [1]，但它未必正好是所问的内容。",
+    not_stated=("最相关的论文 **{title}**{where} [1] 的摘要没有说明{aspect}。"
+                "最接近的一句：{quote} [1]"),
+    also_related="\n\n另见：{papers}。",
+    listing="本文集中有 {n} 篇论文与此相关，按相关程度排列：",
+    listing_more="本文集中有 {n} 篇论文与此相关，按相关程度排列（可能还有更多：--k N，或在对话中按 "
+                 "ctrl+k 扩大搜索）：",
+    nothing_here="本文集中没有论文是关于“{asked}”的。最接近的几篇（都不能回答这个问题）：",
+    not_introduced="本文集中没有论文提出 {missing}。最接近的几篇（都不是关于它的）：",
+    across_languages=("本文集中没有论文明确对应“{asked}”：离线跨语言匹配时没有哪一篇特别"
+                      "突出。用英文提问可以直接匹配摘要原文（或配置 LLM 端点来翻译问题）。"
+                      "最接近的几篇："),
+    side_by_side="两篇论文在相同要点上的说法，并列如下：",
+    points={"problem": "问题", "method": "方法", "data": "数据", "result": "结果"},
+    point_missing="摘要中没有说明",
+    no_sources="已索引的论文不能回答这个问题。",
+    list_sep="；",
+    refusal=("已索引的论文不能回答这个问题：检索过的 {n} 篇论文都不是关于“{asked}”的。"
+             "请换个说法，或导入涵盖这一主题的论文列表。"),
+    unreadable=("离线模式下无法回答：问题中的词在词典里都找不到对应的英文，无法与英文摘要匹配。"
+                "请用英文提问、写出方法名，用 `assistant ingest FILE --multilingual` 生成多语言向量"
+                "（每秒约 2 篇），或配置 LLM 端点（OPENAI_BASE_URL）来翻译问题。"),
+)
+
+def for_form(form: Form) -> Framing:
+    """Chinese for a question in Chinese; English otherwise (Japanese and Korean included)."""
+    return CHINESE if form.cjk and is_chinese(form.question) else ENGLISH

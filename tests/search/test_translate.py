@@ -1,0 +1,144 @@
+"""Chinese questions in the collection's own English words, offline (search/translate.py), and
+what a Chinese asker gets: the answer's own sentences in Chinese, the abstract's as written."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from assistant.answer.extractive import ExtractiveAnswerer
+from assistant.answer.framing import CHINESE, ENGLISH
+from assistant.answer.pipeline import answer
+from assistant.index.chunk_index import tokenize
+from assistant.search import translate
+from assistant.search.retrieval import Retriever
+from assistant.textutil import has_cjk, is_list_question
+
+ROOT = Path(__file__).resolve().parents[2]
+WORDS = {"扩散": ("spread", "diffuse"), "模型": ("mold", "model"), "图像": ("image",),
+         "生成": ("generate",)}
+
+
+def _postings(chunks: dict[str, list[int]]):
+    def postings(stems):
+        rows = None
+        for s in stems:
+            if s not in chunks:
+                return None
+            have = np.asarray(chunks[s])
+            rows = have if rows is None else np.intersect1d(rows, have)
+        return rows
+    return postings
+
+
+def _stems(gloss: str) -> list[str]:
+    return tokenize([gloss])[0]
+
+
+def test_the_gloss_kept_is_the_one_the_collection_uses_with_the_other_words():
+    """The same two words, two collections: in one "diffuse" and "model" share chunks, in the
+    other "spread" and "mold" do; each keeps its own pair, whatever the dictionary's order."""
+    ml = _postings({"diffus": [1, 2, 3, 4], "model": [1, 2, 3, 5, 6], "spread": [9],
+                    "mold": [10]})
+    foundry = _postings({"diffus": [20], "model": [21], "spread": [1, 2, 3],
+                         "mold": [1, 2, 3, 4]})
+    in_ml = translate.translate("扩散模型", stems=_stems, postings=ml, chunks=30, words=WORDS,
+                                per_word=1)
+    in_foundry = translate.translate("扩散模型", stems=_stems, postings=foundry, chunks=30,
+                                     words=WORDS, per_word=1)
+    assert in_ml.query == "diffuse model"
+    assert in_foundry.query == "spread mold"
+
+
+def test_a_word_the_collection_lacks_is_judged_but_not_searched():
+    chunks = _postings({"diffus": [1, 2], "model": [1, 2]})
+    found = translate.translate("扩散模型生成图像", stems=_stems, postings=chunks, chunks=10,
+                                words=WORDS)
+    assert found.query.split() == ["diffuse", "model", "generate", "image"]
+    assert "generate" not in found.searched and "image" not in found.searched
+    nothing = translate.translate("生成图像", stems=_stems, postings=chunks, chunks=10,
+                                  words=WORDS)
+    assert nothing.query == nothing.searched == ""  # nothing here to search for
+
+
+def test_segmenting_keeps_latin_names_and_numbers_and_finds_long_words():
+    pieces = translate.segment("有没有用Transformer做3D点云分割的大语言模型论文？")
+    assert "Transformer" in pieces and "3D" in pieces
+    assert "大语言模型" in pieces and "点云分割" in pieces  # one glossary term
+
+
+@pytest.fixture
+def bundled_retriever(bundled_store):
+    return Retriever(store=bundled_store)
+
+
+def test_an_english_question_is_searched_as_written(bundled_retriever):
+    q = "Which paper watermarks text written by large language models?"
+    assert bundled_retriever.english(q) == (q, q)
+
+
+def test_every_searched_word_is_the_collections_and_every_name_is_kept(bundled_retriever):
+    """On every Chinese question of the bundled list's dev set (a generated case each): the
+    searched English holds only words this collection has, every Latin name of the question
+    survives, and nothing Chinese is left in what is searched."""
+    dev = set(json.loads((ROOT / "evals" / "splits" / "zh-questions.json").read_text())["dev"])
+    rows = [json.loads(x) for x in (ROOT / "evals" / "zh-questions.jsonl").read_text()
+            .splitlines() if x.strip()]
+    questions = [r["question"] for r in rows if r["id"] in dev]
+    assert len(questions) >= 40
+    index = bundled_retriever.index()
+    for q in questions:
+        found = bundled_retriever.translation(q)
+        assert not has_cjk(found.searched), q
+        for word in found.searched.split():
+            stems = _stems(word)  # [] for a stopword inside a gloss ("make into")
+            if stems and not any(c.isdigit() for c in word):
+                assert index.postings(stems) is not None or word in q, (q, word)
+        for name in translate.segment(q):
+            if not has_cjk(name):
+                assert name in found.searched.split(), (q, name)
+
+
+def _ask(store, question, history=()):
+    return answer(question, retriever=Retriever(store=store), history=list(history),
+                  answerer=ExtractiveAnswerer(embedder=store.embedder))
+
+
+def test_a_chinese_answer_frames_in_chinese_and_quotes_the_abstract_as_written(bundled_store):
+    result = _ask(bundled_store, "哪篇论文研究扩散模型生成超高分辨率图像？")
+    assert result.outcome == "answered" and "DyPE" in result.citations[0].paper.title
+    assert result.text.startswith(CHINESE.most_relevant.split("**")[0])
+    abstract = result.citations[0].paper.abstract
+    quoted = [s for s in result.text.split("[1]")[1:] if s.strip(" 。\n")]
+    assert quoted and any(part.strip()[:40] in abstract or "The authors" in part
+                          for part in quoted)
+    english = _ask(bundled_store, "Which paper generates ultra-high-resolution images with "
+                                  "diffusion transformers?")
+    assert english.text.startswith(ENGLISH.most_relevant.split("**")[0])
+
+
+def test_a_chinese_list_question_lists_in_chinese(bundled_store):
+    assert is_list_question("有哪些论文是关于量化的？") and is_list_question("我想找量化方面的研究")
+    assert not is_list_question("有没有关于大语言模型水印的论文？")
+    result = _ask(bundled_store, "有哪些论文是关于量化的？")
+    assert result.outcome == "answered" and len(result.citations) >= 2
+    assert result.text.startswith("本文集中有")
+
+
+def test_a_chinese_off_domain_question_is_refused_in_chinese(bundled_store):
+    result = _ask(bundled_store, "去西藏旅游怎么预防高原反应？")
+    assert result.outcome == "refused" and result.text.startswith("已索引的论文不能回答")
+
+
+def test_a_chinese_follow_up_is_read_from_the_paper_the_last_answer_named(bundled_store):
+    """"它……" after a one-paper answer: that paper alone, asked in Chinese; the data aspect is
+    answered from its sentences, or said to be missing from its abstract."""
+    first = _ask(bundled_store, "有没有关于大语言模型水印的论文？")
+    assert "IPMark" in first.citations[0].paper.title
+    second = _ask(bundled_store, "它在哪些数据集上做了实验？", [(first.question, first.text)])
+    assert [c.paper.paper_id for c in second.citations] == [first.citations[0].paper.paper_id]
+    assert second.outcome == "answered" and second.confident
+    assert second.text.startswith("最相关的论文")
