@@ -81,6 +81,20 @@ def build_parser() -> argparse.ArgumentParser:
     _filters(p)
     common(p)
 
+    p = subcommand(sub, "similar", "the papers most like one paper: its problem, method or "
+                   "result", "assistant similar icml2026-0c068b1136\n"
+                   'assistant similar "IPMark" --facet method --k 5 --json')
+    p.description = ("The papers of the collection most like PAPER, best first, each with the "
+                     "0-1 similarity of the two and the sentence of each abstract that ties "
+                     "them. PAPER is a paper id, a title, or a quoted abstract of a paper not "
+                     "in the collection (a draft of one's own).")
+    p.add_argument("paper", metavar="PAPER", help="a paper id, a title, or an abstract")
+    p.add_argument("--facet", choices=("background", "method", "result"),
+                   help="alike in this respect only (default: the whole abstract)")
+    p.add_argument("--k", type=int, help="how many papers (default 10)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    common(p)
+
     p = subcommand(sub, "papers", "the papers in the store (all, or those the filters pass)",
              "assistant papers\nassistant papers --year 2026 --status accepted --json")
     _scope(p)

@@ -1,0 +1,71 @@
+"""``assistant similar PAPER``: the papers most like one paper, on one facet or on the whole."""
+
+from __future__ import annotations
+
+import argparse
+import re
+from typing import TYPE_CHECKING
+
+from assistant.cli.shared import open_store, print_json, settings_from
+from assistant.errors import InputError
+from assistant.textutil import clip
+
+if TYPE_CHECKING:
+    from assistant.paper import Paper
+    from assistant.search.retrieval import Retriever
+
+DRAFT_WORDS = 12  # a PAPER of at least this many words that names no paper is an abstract
+
+
+def _norm(text: str) -> str:
+    return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
+
+
+def resolve(given: str, retriever: Retriever) -> tuple[Paper | None, str]:
+    """The paper PAPER names (by id, else by title, any case), or None and the text itself
+    when it is an abstract of a paper not in the collection."""
+    given = given.strip()
+    found = retriever.index().papers([given])
+    if found:
+        return found[0], found[0].abstract
+    want = _norm(given)
+    for rp in retriever.search(given, k=5, mode="lexical").papers:
+        title = _norm(rp.paper.title)  # the whole title, or its start ("IPMark", "DyPE")
+        if want and (title == want or title.startswith(want + " ")):
+            return rp.paper, rp.paper.abstract
+    if len(given.split()) >= DRAFT_WORDS:
+        return None, given
+    raise InputError(f"no paper with the id or title {given!r} in collection "
+                     f"{retriever.store.name!r}: give a paper id (`assistant papers` lists "
+                     "them), its title, or a quoted abstract of at least "
+                     f"{DRAFT_WORDS} words")
+
+
+def cmd_similar(args: argparse.Namespace) -> int:
+    from assistant.search.retrieval import Retriever
+    from assistant.search.similar import similar
+
+    settings = settings_from(args)
+    store = open_store(settings)
+    retriever = Retriever.from_settings(settings, store=store)
+    paper, text = resolve(args.paper, retriever)
+    k = args.k or 10
+    found = similar(text, retriever=retriever, facet=args.facet, k=k,
+                    exclude=[paper.paper_id] if paper else [])
+    facet = args.facet or "whole abstract"
+    if args.json:
+        print_json({"query": {"paper_id": paper.paper_id if paper else None,
+                              "title": paper.display_title if paper else None,
+                              "facet": args.facet},
+                    "papers": [s.to_dict() for s in found]})
+        return 0
+    name = f"“{paper.display_title}”" if paper else "the abstract given"
+    print(f"Papers like {name} ({facet}), best first:\n")
+    for n, s in enumerate(found, 1):
+        print(f"{n:>3}. {s.score:.2f}  {s.paper.display_title}  ({s.paper.venue_year})  "
+              f"[{s.paper.paper_id}]")
+        print(f"       this:  {clip(s.pair[0], 220)}")
+        print(f"       that:  {clip(s.pair[1], 220)}")
+    if not found:
+        print("(no other paper in this collection)")
+    return 0

@@ -1,0 +1,105 @@
+"""Papers like this one: those that share its problem, its method or its result.
+
+A paper (one of the collection's, or an abstract that is not: a draft of one's own) is searched
+like a question, its whole abstract and, for a facet (facets.py: background, method, result),
+that facet's sentences too, the two rankings weighed together; each paper found is tied to the
+query by a sentence pair of that facet (the two that share the most rare words), shown beside
+it, and scored 0-1 by the dense cosine of the two texts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from assistant.search.facets import FACETS, facets_of
+
+if TYPE_CHECKING:
+    from assistant.paper import Paper
+    from assistant.search.retrieval import Retriever
+
+SEARCHED = 200  # papers of each search weighed
+# the facet's own search against the whole abstract's: chosen on the dev queries of
+# evals/similar (bench/similar_eval.py; NDCG@20 at 0 / 0.3 / 0.5 / 1: background 0.792 / 0.807 /
+# 0.806 / 0.736, method 0.657 / 0.652 / 0.587 / 0.42, result 0.664 / 0.654 / 0.631 / 0.44)
+FACET_WEIGHT = 0.3
+
+
+@dataclass(frozen=True)
+class Similar:
+    paper: Paper
+    score: float  # 0-1: the cosine of the sentence pair that ties the two papers
+    rank: int  # retrieval's order of the facet's search
+    pair: tuple[str, str]  # (the query's sentence, this paper's sentence)
+
+    def to_dict(self) -> dict[str, object]:
+        p = self.paper
+        return {"paper_id": p.paper_id, "title": p.display_title, "venue": p.venue,
+                "year": p.year, "score": round(self.score, 3), "rank": self.rank,
+                "query_sentence": self.pair[0], "sentence": self.pair[1]}
+
+
+def sentences_of(abstract: str, facet: str | None) -> list[str]:
+    found = facets_of(abstract)
+    return found[facet] if facet else [s for f in FACETS for s in found[f]]
+
+
+def similar(abstract: str, *, retriever: Retriever, facet: str | None = None, k: int = 10,
+            exclude: Sequence[str] = ()) -> list[Similar]:
+    """The ``k`` papers most like ``abstract`` on ``facet`` (None: the whole abstract), best
+    first, each with the sentence pair that ties it to the query: of the query's facet
+    sentences and the paper's, the two that share the most rare words. The ranking: the whole
+    abstract searched (dense + BM25, fused), and for a facet its sentences searched too, the
+    two weighed ``1 - FACET_WEIGHT`` and ``FACET_WEIGHT`` (each min-max scaled). ``score``: the
+    dense cosine of the query's text and the paper's nearest chunk (the facet's, when asked).
+    ``exclude``: paper ids left out (the query paper itself)."""
+    mine = sentences_of(abstract, facet)
+    if not mine:
+        return []
+    skip = set(exclude)
+    whole, sides = retriever.rank(abstract)
+    scores = _scaled(whole, skip)
+    dense = {p: v for p, (v, _) in sides.dense.items()}
+    if facet:
+        order, fsides = retriever.rank(" ".join(mine))
+        part = _scaled(order, skip)
+        scores = {p: (1 - FACET_WEIGHT) * scores.get(p, 0.0) + FACET_WEIGHT * part.get(p, 0.0)
+                  for p in set(scores) | set(part)}
+        dense = {**dense, **{p: v for p, (v, _) in fsides.dense.items()}}
+    best = sorted(scores, key=lambda p: -scores[p])[:k]
+    papers = {p.paper_id: p for p in (retriever.index().papers(best)
+                                      or retriever.store.papers(best))}
+    out: list[Similar] = []
+    for pid in best:
+        paper = papers.get(pid)
+        if paper is None:
+            continue
+        theirs = sentences_of(paper.abstract, facet) or [paper.title]
+        out.append(Similar(paper, max(0.0, min(1.0, dense.get(pid, 0.0))), len(out) + 1,
+                           _pair(mine, theirs)))
+    return out
+
+
+def _scaled(order: Sequence[tuple[str, float]], skip: set[str]) -> dict[str, float]:
+    """A fused ranking's scores scaled to 0-1 (the best 1), papers in ``skip`` left out."""
+    kept = [(p, v) for p, v in order[:SEARCHED] if p not in skip]
+    if not kept:
+        return {}
+    hi, lo = kept[0][1], kept[-1][1]
+    return {p: (v - lo) / (hi - lo) if hi > lo else 1.0 for p, v in kept}
+
+
+def _pair(mine: Sequence[str], theirs: Sequence[str]) -> tuple[str, str]:
+    """The query sentence and the paper's sentence that share the most words (each weighed by
+    its length: long words are the rare ones)."""
+    from assistant.textutil import content_words
+
+    def words(text: str) -> set[str]:
+        return {w for w in content_words(text) if len(w) > 3}
+
+    theirs_words = [words(t) for t in theirs]
+    best = max(((len(mw & tw) and sum(map(len, mw & tw)), i, j)
+                for i, mw in enumerate(map(words, mine))
+                for j, tw in enumerate(theirs_words)), default=(0, 0, 0))
+    return mine[best[1]], theirs[best[2]]
