@@ -16,7 +16,8 @@ query paper left out:
 NDCG@20 with the grades as gains (a paper outside the pool counts 0, as in TREC pooling) and
 recall@20 of the papers graded 2 or 3 on that facet (queries with none are left out of recall).
 Also the p50 time of `similar` a query. Writes bench/results/similar_eval.json (test) or
-similar_eval-dev.json.
+similar_eval-dev.json. ``--scale STORE`` times `similar` over 22,912 papers instead (a speed
+figure, no labels read: bench/results/similar_scale.json).
 """
 
 from __future__ import annotations
@@ -59,11 +60,39 @@ def recall(ranked: list[str], grades: dict[str, int], k: int = K) -> float | Non
     return len(rel & set(ranked[:k])) / len(rel) if rel else None
 
 
+def timing(store: Path, collection: str) -> int:
+    """``--scale STORE``: the p50 and p95 of `similar` over the 60 query papers (whole and each
+    facet) in a large collection (bench/scale.py's 22,912 papers), after its index is open."""
+    retr = Retriever(store=PaperStore(collection=collection, embedder=LocalEmbedder(),
+                                      path=store))
+    rows = [json.loads(x) for x in LABELS.read_text().splitlines() if x.strip()]
+    queries = retr.index().papers([r["query"] for r in rows]) or []
+    similar(queries[0].abstract, retriever=retr, k=K)  # the index opened, the model loaded
+    times = []
+    for q in queries:
+        for facet in (None, *FACETS):
+            t = time.perf_counter()
+            similar(q.abstract, retriever=retr, facet=facet, k=K, exclude=[q.paper_id])
+            times.append((time.perf_counter() - t) * 1000)
+    papers = retr.index().paper_count
+    figures = {"papers": papers, "calls": len(times), "ms_p50": round(percentile(times, 0.5), 1),
+               "ms_p95": round(percentile(times, 0.95), 1)}
+    print(f"similar over {papers} papers: p50 {figures['ms_p50']} ms, p95 {figures['ms_p95']} "
+          f"ms ({len(times)} calls)")
+    print(write_results("similar_scale", "test", figures).relative_to(ROOT))
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--stores", type=Path, default=ROOT / "bench" / "stores")
+    ap.add_argument("--scale", type=Path, help="time `similar` in this store's collection "
+                    "(bench/scale.py's, 22,912 papers) and write similar_scale.json")
+    ap.add_argument("--collection", default="ml-all")
     split_option(ap)
     args = ap.parse_args()
+    if args.scale:
+        return timing(args.scale, args.collection)
     emb = LocalEmbedder()
     retrievers: dict[str, Retriever] = {}
     rows = [json.loads(x) for x in LABELS.read_text().splitlines() if x.strip()]
