@@ -161,9 +161,9 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     form = said.searched_as(search_query)
     pinned = previous_paper(said, history)  # "what data did they use?": that paper's answer
     if pinned and not (filters and filters.paper_ids):
-        pid = retriever.paper_titled(pinned)
-        if pid is not None:
-            filters = replace(filters or Filters(), paper_ids=[pid])
+        paper = retriever.paper_titled(pinned)
+        if paper is not None:
+            filters = replace(filters or Filters(), paper_ids=[paper.paper_id])
     found = searched(question, search_query, retriever=retriever, k=k, filters=filters,
                      infer_filters=infer_filters, form=form)
     retrieval, filters, leads, verdict = found.retrieval, found.filters, found.leads, found.verdict

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import re
 from typing import TYPE_CHECKING
 
 from assistant.cli.shared import open_store, print_json, settings_from
@@ -17,10 +16,6 @@ if TYPE_CHECKING:
 DRAFT_WORDS = 12  # a PAPER of at least this many words that names no paper is an abstract
 
 
-def _norm(text: str) -> str:
-    return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
-
-
 def resolve(given: str, retriever: Retriever) -> tuple[Paper | None, str]:
     """The paper PAPER names (by id, else by title, any case), or None and the text itself
     when it is an abstract of a paper not in the collection."""
@@ -28,11 +23,9 @@ def resolve(given: str, retriever: Retriever) -> tuple[Paper | None, str]:
     found = retriever.index().papers([given])
     if found:
         return found[0], found[0].abstract
-    want = _norm(given)
-    for rp in retriever.search(given, k=5, mode="lexical").papers:
-        title = _norm(rp.paper.title)  # the whole title, or its start ("IPMark", "DyPE")
-        if want and (title == want or title.startswith(want + " ")):
-            return rp.paper, rp.paper.abstract
+    named = retriever.paper_titled(given, start=True)  # its title, or a name it starts with
+    if named is not None:
+        return named, named.abstract
     if len(given.split()) >= DRAFT_WORDS:
         return None, given
     raise InputError(f"no paper with the id or title {given!r} in collection "

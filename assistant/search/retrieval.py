@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import re
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -250,12 +251,24 @@ class Retriever:
         found = self.translation(query)
         return (found.query, found.searched) if found.query else (query, query)
 
-    def paper_titled(self, title: str) -> str | None:
-        """The id of the paper whose title (as shown) is ``title``, if this collection has it."""
+    def paper_titled(self, title: str, *, start: bool = False) -> Paper | None:
+        """The paper whose title (as written or as shown) is ``title``, if this collection has
+        it; ``start``: or whose title starts with it, a word at a time ("IPMark", "dype")."""
+        def norm(text: str) -> str:
+            return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
+
+        want = norm(title)
+        if not want:
+            return None
         with self._pin():
             found = self._search(title, k=5, filters=None, mode="lexical", diversity=None)
-        return next((rp.paper.paper_id for rp in found.papers
-                     if rp.paper.display_title == title or rp.paper.title == title), None)
+        for rp in found.papers:
+            if title in (rp.paper.title, rp.paper.display_title):
+                return rp.paper
+            name = norm(rp.paper.title)
+            if start and (name == want or name.startswith(want + " ")):
+                return rp.paper
+        return None
 
     def translation(self, query: str) -> Translation:
         from assistant.index.chunk_index import tokenize

