@@ -59,7 +59,8 @@ class Answer:
     cut: bool = False
     cut_reason: str = ""  # why the stream broke off (a cut answer keeps what arrived)
     search_query: str = ""
-    outcome: str = "answered"  # answered | near_miss (nothing here is about it) | refused
+    # answered | near_miss (nothing here is about it) | refused | listed (answer/listing.py)
+    outcome: str = "answered"
     # answered, and its first paper named as the answer (False: "the closest match is ...")
     confident: bool = False
     answerability: dict[str, Any] = field(default_factory=dict)

@@ -3,40 +3,14 @@
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
 
 from assistant.cli.shared import open_store, print_json, settings_from
-from assistant.errors import InputError
 from assistant.textutil import clip
-
-if TYPE_CHECKING:
-    from assistant.paper import Paper
-    from assistant.search.retrieval import Retriever
-
-DRAFT_WORDS = 12  # a PAPER of at least this many words that names no paper is an abstract
-
-
-def resolve(given: str, retriever: Retriever) -> tuple[Paper | None, str]:
-    """The paper PAPER names (by id, else by title, any case), or None and the text itself
-    when it is an abstract of a paper not in the collection."""
-    given = given.strip()
-    found = retriever.index().papers([given])
-    if found:
-        return found[0], found[0].abstract
-    named = retriever.paper_titled(given, start=True)  # its title, or a name it starts with
-    if named is not None:
-        return named, named.abstract
-    if len(given.split()) >= DRAFT_WORDS:
-        return None, given
-    raise InputError(f"no paper with the id or title {given!r} in collection "
-                     f"{retriever.store.name!r}: give a paper id (`assistant papers` lists "
-                     "them), its title, or a quoted abstract of at least "
-                     f"{DRAFT_WORDS} words")
 
 
 def cmd_similar(args: argparse.Namespace) -> int:
     from assistant.search.retrieval import Retriever
-    from assistant.search.similar import similar
+    from assistant.search.similar import resolve, similar
 
     settings = settings_from(args)
     store = open_store(settings)

@@ -13,11 +13,33 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from assistant.errors import InputError
 from assistant.search.facets import FACETS, facets_of
 
 if TYPE_CHECKING:
     from assistant.paper import Paper
     from assistant.search.retrieval import Retriever
+
+DRAFT_WORDS = 12  # a PAPER of at least this many words that names no paper is an abstract
+
+
+def resolve(given: str, retriever: Retriever) -> tuple[Paper | None, str]:
+    """The paper PAPER names (by id, else by title, any case), or None and the text itself
+    when it is an abstract of a paper not in the collection."""
+    given = given.strip()
+    found = retriever.index().papers([given])
+    if found:
+        return found[0], found[0].abstract
+    named = retriever.paper_titled(given, start=True)  # its title, or a name it starts with
+    if named is not None:
+        return named, named.abstract
+    if len(given.split()) >= DRAFT_WORDS:
+        return None, given
+    raise InputError(f"no paper with the id or title {given!r} in collection "
+                     f"{retriever.store.name!r}: give a paper id (`assistant papers` or the "
+                     "chat's papers screen lists them), its title, or a quoted abstract of at "
+                     f"least {DRAFT_WORDS} words")
+
 
 SEARCHED = 200  # papers of each search weighed
 # the facet's own search against the whole abstract's: chosen on the dev queries of

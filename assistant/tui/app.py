@@ -213,12 +213,8 @@ class AssistantApp(App[None]):
             self.notify(str(exc), title=error_title(exc), severity="error")
             return
         await self.back_to_chat()
-
-        def chosen(paper: Paper | None) -> None:
-            if paper is not None:
-                self.chat.ask_about(paper)
-
-        await self.push_screen(PapersScreen(papers, collection=self.session.collection), chosen)
+        await self.push_screen(PapersScreen(papers, collection=self.session.collection),
+                               self.chat.paper_chosen)
 
     async def action_conversations(self) -> None:
         from assistant.tui.screens.conversations import ConversationsScreen
@@ -322,6 +318,8 @@ class AssistantApp(App[None]):
             chat.set_scope(scope)
             self.notify(f"Asking about {scope.label()}." if not scope.empty
                         else "No filter: questions search the whole store.", timeout=3)
+        elif command.name == "/similar":
+            self.similar_command(args)
         elif command.name == "/copy":
             chat.action_copy()
         elif command.name == "/save":
@@ -330,6 +328,21 @@ class AssistantApp(App[None]):
             fmt = args[0].lower() if args and args[0].lower() in ("md", "csv") else ""
             rest = args[1:] if args and args[0].lower() in ("md", "csv") else args
             chat.action_table(fmt or ("md" if rest else ""), rest[0] if rest else "")
+
+    def similar_command(self, args: list[str]) -> None:
+        """/similar [background|method|result] [PAPER]: PAPER by default is the paper of the
+        last listing, else the one questions are scoped to."""
+        from assistant.search.facets import FACETS
+
+        facet = args[0].lower() if args and args[0].lower() in FACETS else None
+        rest = " ".join(args[1:] if facet else args).strip()
+        chat = self.chat
+        paper: Paper | str | None = rest or chat.last_similar or chat.scope.paper_id or None
+        if paper is None:
+            self.notify("Which paper? /similar [background|method|result] ID or TITLE, or "
+                        "press s on a paper (ctrl+l lists them).", severity="warning")
+            return
+        chat.show_similar(paper, facet)
 
     # -- command palette -----------------------------------------------------------------------
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
@@ -341,6 +354,9 @@ class AssistantApp(App[None]):
         yield SystemCommand("Conversations", "Resume, search or delete saved conversations "
                             "(ctrl+r)", self.action_conversations)
         yield SystemCommand("Help", "Every key and slash command (F1)", self.action_help)
+        yield SystemCommand("Papers like this one", "The papers most like the last one listed "
+                            "or asked about (s on a paper, /similar)",
+                            lambda: self.similar_command([]))
         yield SystemCommand("Sources", "Show the sources of the selected answer (ctrl+o)",
                             chat.action_sources)
         yield SystemCommand("Stop the answer", "Stop the answer being written (Esc)",

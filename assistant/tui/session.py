@@ -165,6 +165,23 @@ class ChatSession:
         return astream(question, retriever=retriever, answerer=answerer,
                        k=k or self.settings.k, filters=filters, history=history)
 
+    def similar(self, paper: Paper | str, *, facet: str | None = None, k: int = 10
+                ) -> tuple[Paper | None, Answer]:
+        """The papers most like ``paper`` (a paper, or an id, a title or an abstract to find
+        it by) on ``facet``, else its whole abstract, as a turn of the chat: each cited as [n]
+        with its 0-1 score and the sentence pair that ties it. Returns the paper found too
+        (None for an abstract the collection does not hold)."""
+        from assistant.answer.listing import similar_answer
+        from assistant.search.similar import resolve, similar
+
+        retriever, _ = self._require()
+        found, text = (paper, paper.abstract) if not isinstance(paper, str) else resolve(
+            paper, retriever)
+        listed = similar(text, retriever=retriever, facet=facet, k=k,
+                         exclude=[found.paper_id] if found else [])
+        title = found.display_title if found else "the abstract given"
+        return found, similar_answer(listed, title=title, facet=facet)
+
     def papers(self) -> list[Paper]:
         if self.store is None:
             raise NotReady("the store is still opening")

@@ -2,7 +2,7 @@
 
     /help  /new  /papers  /history  /export [md|json|bib|suite] [FILE]  /model [NAME|offline]
     /filter venue=ICML year=2026 author=NAME paper=ID   /filter off   /copy  /save
-    /table [md|csv] [FILE]
+    /table [md|csv] [FILE]   /similar [background|method|result] [PAPER]
 """
 
 from __future__ import annotations
@@ -26,6 +26,8 @@ COMMANDS: dict[str, str] = {
                "suite keeps it as a test case",
     "/model": "/model [NAME|offline]: show or switch the chat model",
     "/filter": "/filter venue=V year=Y author=A paper=ID, or /filter off",
+    "/similar": "/similar [background|method|result] [ID|TITLE]: the papers most like one "
+                "(by default the last one listed, or the paper asked about)",
     "/copy": "copy the selected answer with its references",
     "/save": "save the selected answer with its references to a file",
     "/table": "/table [md|csv] [FILE]: the selected answer's papers as a table (what each "

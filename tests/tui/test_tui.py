@@ -472,3 +472,63 @@ def test_a_hedged_answer_is_marked_under_it():
     assert "closest match" in line(outcome="answered", confident=False)
     assert "closest match" not in line(outcome="answered", confident=True)
     assert "closest match" not in line(outcome="near_miss", confident=False)
+
+
+@asyncio_test
+async def test_s_lists_the_papers_like_one_in_the_sources_pane(make_app, bundled_store):
+    from assistant.search.similar import similar
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot)
+        chat = app.chat
+        await pilot.press("ctrl+l")
+        await until(pilot, lambda: isinstance(app.screen, PapersScreen))
+        screen = app.screen
+        await pilot.press("enter")  # from the filter to the table
+        await pilot.press("down", "down")
+        query = screen.shown[2]
+        await pilot.press("s")
+        await until(pilot, lambda: app.screen is chat and chat.views
+                    and chat.views[-1].answer is not None, what="the listing")
+        view = chat.views[-1]
+        answer = view.answer
+        expected = similar(query.abstract, retriever=app.session.retriever, k=10,
+                           exclude=[query.paper_id])
+        # every listed paper once, cited as [n] in the order listed, never the paper itself
+        assert [c.paper.paper_id for c in answer.citations] == [
+            s.paper.paper_id for s in expected]
+        assert query.paper_id not in {c.paper.paper_id for c in answer.citations}
+        assert len(expected) == 10
+        for n, s in enumerate(expected, 1):
+            assert f"**{s.paper.display_title}**" in answer.text
+            assert f"[{n}]" in answer.text
+        # the sources pane lists them, each with its score, and has the focus
+        shown = chat.sources.sources
+        assert [(s.paper.paper_id, s.n) for s in shown] == [
+            (s.paper.paper_id, n) for n, s in enumerate(expected, 1)]
+        assert [round(s.score, 6) for s in shown] == [round(s.score, 6) for s in expected]
+        assert chat.sources.options.has_focus and chat.has_class("-sources-open")
+        # Enter opens one; s there lists the papers like that one
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, AbstractModal))
+        second = app.screen.paper
+        assert second.paper_id == expected[0].paper.paper_id
+        await pilot.press("s")
+        await until(pilot, lambda: len(chat.views) == 2 and chat.views[1].answer is not None)
+        assert second.display_title in chat.views[1].question
+        assert second.paper_id not in {c.paper.paper_id for c in chat.views[1].answer.citations}
+        # /similar method: the same paper on one facet; a paper it cannot find: a notification
+        await pilot.press("escape", "escape")
+        chat.prompt.focus()
+        await ask(pilot, "/similar method", wait=False)
+        await until(pilot, lambda: len(chat.views) == 3 and chat.views[2].answer is not None)
+        assert "its method" in chat.views[2].question
+        assert second.display_title in chat.views[2].question
+        await ask(pilot, "/similar no such paper anywhere", wait=False)
+        await until(pilot, lambda: any("no paper with the id or title" in n.message
+                                       for n in app._notifications), what="the error")
+        assert len(chat.views) == 3
+        # the listings are turns of the conversation, saved like answers
+        saved = History(app.settings.history).get(chat.conversation_id)
+        assert [t.answer.question for t in saved.turns] == [v.question for v in chat.views]

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, ClassVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 from textual import work
 from textual.app import ComposeResult
@@ -28,6 +29,14 @@ LEGEND = {
 }
 
 
+@dataclass(frozen=True)
+class PaperAction:
+    """What the user asked to do with a paper: ask about it, or list the papers like it."""
+
+    paper: Paper
+    action: Literal["ask", "similar"] = "ask"
+
+
 def render_abstract(evidence: Evidence) -> Content:
     marked = set(evidence.highlighted)
     parts = [Content.styled(s, "bold $text-warning on $warning-muted") if i in marked
@@ -35,13 +44,17 @@ def render_abstract(evidence: Evidence) -> Content:
     return Content(" ").join(parts)
 
 
-class AbstractModal(ModalScreen["Paper | None"]):
-    """Dismisses with the paper when the user asks about it, else with None."""
+class AbstractModal(ModalScreen["PaperAction | None"]):
+    """Dismisses with what to do with the paper (ask about it, list the papers like it), or
+    None."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close", id="abstract.close", tooltip="Back to where you were"),
         Binding("a", "ask", "Ask about this paper", id="abstract.ask",
                 tooltip="Scope the next questions to this paper"),
+        Binding("s", "similar", "Papers like this", id="abstract.similar",
+                tooltip="List the papers most like this one (in the sources pane; /similar "
+                        "method does it on one facet)"),
         Binding("c", "copy_reference", "Copy reference", id="abstract.copy",
                 tooltip="Copy the reference line (OSC 52)"),
     ]
@@ -75,6 +88,7 @@ class AbstractModal(ModalScreen["Paper | None"]):
             yield Static("", id="abstract-legend")
             with Horizontal(id="abstract-buttons"):
                 yield Button("Ask about this paper", id="ask", variant="primary", compact=True)
+                yield Button("Papers like this", id="similar", compact=True)
                 yield Button("Copy reference", id="copy", compact=True)
                 yield Button("Close", id="close", compact=True)
         yield Footer()
@@ -114,14 +128,18 @@ class AbstractModal(ModalScreen["Paper | None"]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        {"ask": self.action_ask, "copy": self.action_copy_reference,
+        {"ask": self.action_ask, "similar": self.action_similar,
+         "copy": self.action_copy_reference,
          "close": self.action_close}[event.button.id or "close"]()
 
     def action_close(self) -> None:
         self.dismiss(None)
 
     def action_ask(self) -> None:
-        self.dismiss(self.paper)
+        self.dismiss(PaperAction(self.paper, "ask"))
+
+    def action_similar(self) -> None:
+        self.dismiss(PaperAction(self.paper, "similar"))
 
     def action_copy_reference(self) -> None:
         self.app.copy_to_clipboard(self.paper.reference())

@@ -24,7 +24,7 @@ from assistant.tui.widgets.sources import SourcesPane
 from assistant.tui.widgets.status import StatusLine
 from assistant.tui.widgets.welcome import Welcome
 
-from .abstract import AbstractModal
+from .abstract import AbstractModal, PaperAction
 from .table import TableModal
 
 if TYPE_CHECKING:
@@ -107,6 +107,7 @@ class ChatScreen(Screen[None]):
         self.conversation_id: int | None = None
         self.streaming: AnswerView | None = None
         self.selected: AnswerView | None = None
+        self.last_similar: Paper | None = None  # the paper the last "papers like" was of
         self._cut_requested = False
 
     def compose(self) -> ComposeResult:
@@ -327,13 +328,45 @@ class ChatScreen(Screen[None]):
         async def evidence() -> Any:
             return await app.core.run(app.session.relied_on, answer, source.paper)
 
-        def chosen(paper: Paper | None) -> None:
-            if paper is not None:
-                self.ask_about(paper)
-
         self.app.push_screen(AbstractModal(source.paper, score=source.score, n=source.n,
                                            evidence=evidence if answer is not None else None),
-                             chosen)
+                             self.paper_chosen)
+
+    def paper_chosen(self, chosen: PaperAction | None) -> None:
+        """What the abstract viewer or the papers screen asked for: a scope, or a listing."""
+        if chosen is None:
+            return
+        if chosen.action == "similar":
+            self.show_similar(chosen.paper)
+        else:
+            self.ask_about(chosen.paper)
+
+    @work(exclusive=True, group="similar")
+    async def show_similar(self, paper: Paper | str, facet: str | None = None) -> None:
+        """The papers most like ``paper`` (or the paper an id, title or abstract names) as a
+        turn of its own, listed in the sources pane with their scores."""
+        app = self.host
+        if self.streaming is not None:
+            self.notify("An answer is still being written: Esc stops it.", severity="warning")
+            return
+        try:
+            await app.wait_ready()
+            found, answer = await app.core.run(
+                lambda: app.session.similar(paper, facet=facet))
+        except AssistantError as exc:
+            self.notify(str(exc), title=error_title(exc), severity="error", timeout=10)
+            return
+        self.last_similar = found
+        view = AnswerView(answer.question, answer=answer)
+        view.number = len(self.views) + 1
+        self.query_one(Welcome).display = False
+        await self.query_one("#log", VerticalScroll).mount(view)
+        self.query_one("#log", VerticalScroll).anchor()
+        self.select(view)
+        if self.has_class("-narrow"):
+            self.add_class("-sources-open")
+        self.sources.options.focus()
+        await app.turn_done(answer, self.scope)
 
     # -- scope -------------------------------------------------------------------------------
     def ask_about(self, paper: Paper) -> None:

@@ -14,7 +14,7 @@ from textual.widgets import DataTable, Footer, Input, Select, Static
 
 from assistant.textutil import words
 
-from .abstract import AbstractModal
+from .abstract import AbstractModal, PaperAction
 
 if TYPE_CHECKING:
     from assistant.paper import Paper
@@ -32,13 +32,16 @@ def matches(paper: Paper, text: str, venue: str | None, year: int | None) -> boo
     return all(w in hay for w in want)
 
 
-class PapersScreen(Screen["Paper | None"]):
-    """Dismisses with a paper to ask about, or None."""
+class PapersScreen(Screen["PaperAction | None"]):
+    """Dismisses with what to do with a paper (ask about it, list the papers like it), or
+    None."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="papers.back", tooltip="Back to the chat"),
         Binding("ctrl+f", "focus_filter", "Filter", id="papers.filter",
                 tooltip="Type words to filter by"),
+        Binding("s", "similar", "Papers like this", id="papers.similar",
+                tooltip="List the papers most like the highlighted one (in the table)"),
     ]
 
     def __init__(self, papers: list[Paper], *, collection: str = "") -> None:
@@ -90,7 +93,8 @@ class PapersScreen(Screen["Paper | None"]):
         for i, p in enumerate(self.shown):
             table.add_row(p.venue, str(p.year or ""), p.display_title, key=str(i))
         self.query_one("#papers-count", Static).update(Content.styled(
-            f"{len(self.shown)} of {len(self.papers)} papers · Enter opens one", "$text-muted"))
+            f"{len(self.shown)} of {len(self.papers)} papers · Enter opens one, s lists the "
+            "papers like it", "$text-muted"))
 
     @on(Input.Submitted, "#papers-text")
     def to_table(self) -> None:
@@ -100,11 +104,19 @@ class PapersScreen(Screen["Paper | None"]):
     def open_paper(self, event: DataTable.RowSelected) -> None:
         paper = self.shown[int(str(event.row_key.value))]
 
-        def chosen(result: Paper | None) -> None:
+        def chosen(result: PaperAction | None) -> None:
             if result is not None:
                 self.dismiss(result)
 
         self.app.push_screen(AbstractModal(paper), chosen)
+
+    def action_similar(self) -> None:
+        table = self.query_one(DataTable)
+        if not self.shown or not table.is_valid_row_index(table.cursor_row):
+            self.notify("No paper highlighted: filter, then pick one in the table.",
+                        severity="warning")
+            return
+        self.dismiss(PaperAction(self.shown[table.cursor_row], "similar"))
 
     def action_focus_filter(self) -> None:
         self.query_one("#papers-text", Input).focus()

@@ -40,7 +40,8 @@ def sources_of(view: AnswerView) -> list[Source]:
     0-1 chance that it is the paper asked about: retrieval and the verifier together), best
     first; papers it did not weigh (a question in another language) keep their retrieval order
     after those it did. Estimates are compared as shown (two decimals), so papers that show the
-    same one are in retrieval order, not in the order of digits that differ between CPUs."""
+    same one are in retrieval order, not in the order of digits that differ between CPUs. A
+    listing (papers like one paper) keeps its own order: [1] first."""
     retrieved = {rp.paper.paper_id: rp for rp in view.retrieved}
     cited: list[Source] = []
     if view.answer is not None:
@@ -51,6 +52,8 @@ def sources_of(view: AnswerView) -> list[Source]:
     ids = {s.paper.paper_id for s in cited}
     other = [Source(rp.paper, rp.verified, None, rp.rank) for rp in view.retrieved
              if rp.paper.paper_id not in ids]
+    if view.answer is not None and view.answer.outcome == "listed":
+        return cited + other
     return _by_score(cited) + _by_score(other)
 
 
