@@ -51,10 +51,12 @@ bench-scifact: install
 	    --splits evals/splits/scifact-train.json --split dev \
 	    --store bench/stores --mode $$mode --json; done
 
-# the ml-large slice (~2 min), and the ml-theory collection the natural questions also ask (~2 min)
+# the ml-large slice (~2 min), the ml-theory collection the natural questions also ask (~2 min),
+# and ml-years, the multi-year fit venues the trend topics are labelled over (~6 min)
 bench-large: install
 	$(BIN)/python evals/make_large_suite.py --ingest bench/stores
 	$(BIN)/python evals/natural/make_batches.py --ingest bench/stores
+	$(BIN)/python evals/trend/make_pools.py ingest
 	$(BIN)/assistant eval evals/ml-large.yaml --store bench/stores --split dev
 
 # the support check's accuracy on labelled pairs (dev papers; --fit fits its constants)

@@ -132,7 +132,7 @@ def steps() -> list[Step]:
     for script in ("natural", "verifier_eval", "answerability", "answerability_zh",
                    "calibrate_relevance", "followups", "grounding_judge", "tune_fusion",
                    "survey_recall", "zh_offline", "rerank", "zh_scale", "injection",
-                   "multilingual_fit", "similar_eval"):
+                   "multilingual_fit", "similar_eval", "trend_eval"):
         out.append(Step(script, ["python", f"bench/{script}.py", "--split", "test"],
                         f"bench/results/{script}.json"))
     return out

@@ -1,4 +1,4 @@
-"""Answers that are lists asked for by a key, not by a question: the papers like one paper.
+"""Answers that are lists, not prose: the papers like one paper, a topic over the years.
 
 The chat shows such a list as one more turn (saved, copied and exported like an answer), each
 paper cited as ``[n]`` with its 0-1 score in the sources pane. Nothing here is generated: the
@@ -7,8 +7,8 @@ text is made of the papers' own titles and sentences.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from assistant.answer.types import Answer
 from assistant.citations import Citation
@@ -16,6 +16,8 @@ from assistant.search.retrieval import RetrievedPaper
 from assistant.textutil import clip
 
 if TYPE_CHECKING:
+    from assistant.answer.trend import Trend, Year
+    from assistant.paper import Paper
     from assistant.search.similar import Similar
 
 LISTED = "listed"  # an Answer's outcome when it is such a list: its order is the listing's
@@ -42,3 +44,132 @@ def similar_answer(found: Sequence[Similar], *, title: str, facet: str | None) -
     return Answer(question, "\n".join(lines), "extractive", "similar-v1",
                   [Citation(n, s.paper) for n, s in enumerate(found, 1)], papers,
                   refused=False, outcome=LISTED)
+
+
+# -- a topic over the years (search/trend.py) -------------------------------------------------
+BLOCKS = " ▏▎▍▌▋▊▉"
+BAR = 30  # cells of the longest bar: a chart line fits 80 columns
+
+
+def bar(value: float, top: float, width: int = BAR) -> str:
+    """``value`` as a bar of Unicode blocks, ``top`` filling ``width`` cells (eighths)."""
+    eighths = round(value / top * width * 8) if top > 0 else 0
+    full, part = divmod(min(eighths, width * 8), 8)
+    return ("█" * full + (BLOCKS[part] if part else "")).ljust(width)
+
+
+def chart_lines(t: Trend) -> list[str]:
+    """A line a year: its bar, members over the year's papers, the share and its 90% interval,
+    and "few papers" where the year has fewer than ``FEW``."""
+    top = max((y.share for y in t.years), default=0.0)
+    lines = []
+    for y in t.years:
+        if not y.total:
+            lines.append(f"{y.year} {' ' * BAR}    – no papers that year")
+            continue
+        lo, hi = y.interval
+        few = "  few papers" if y.few else ""
+        lines.append(f"{y.year} {bar(y.share, top)} {y.members:>4}/{y.total:<5}"
+                     f"{100 * y.share:5.1f}%  {100 * lo:.0f}–{100 * hi:.0f}%{few}")
+    return lines
+
+
+def _years(known: Sequence[Year]) -> str:
+    first, last = known[0].year, known[-1].year
+    return f"from {first} to {last}" if last > first else f"of {first}"
+
+
+def _share(t: Trend, start: int, end: int) -> float:
+    years = [y for y in t.years if start <= y.year <= end]
+    total = sum(y.total for y in years)
+    return sum(y.members for y in years) / total if total else 0.0
+
+
+def trend_answer(t: Trend, *, papers: Callable[[list[str]], list[Paper]],
+                 question: str = "") -> Answer:
+    """``t`` as an answer: what was counted, the chart (a code block of bars), then each
+    period's first and most central papers cited as [n]; or, when no paper is on the topic,
+    that, with the closest ones. ``papers``: the records of paper ids (the index's)."""
+    from assistant.answer.trend import FEW
+    from assistant.judge.membership import T_MEMBER, T_TOPIC
+
+    score = {m.paper_id: m.score for m in [*t.members, *t.closest]}
+    cited: dict[str, int] = {}
+    by_id: dict[str, Paper] = {}
+
+    def cite(paper: Paper) -> str:
+        by_id[paper.paper_id] = paper
+        n = cited.setdefault(paper.paper_id, len(cited) + 1)
+        where = f", {paper.venue_year}" if paper.venue_year else ""
+        return f"{paper.display_title} ({score.get(paper.paper_id, 0):.2f}{where}) [{n}]"
+
+    question = question or f"“{t.topic}” over the years"
+    known = [y for y in t.years if y.total]
+    lines: list[str] = []
+    outcome = LISTED
+    if not known:
+        lines.append("No paper of this collection in the years asked has a year: there is "
+                     "nothing to chart.")
+        outcome = "near_miss"
+    elif not t.members:
+        closest = papers([m.paper_id for m in t.closest])
+        best = max((m.score for m in t.closest), default=0.0)
+        lines.append(f"Nothing here is about “{t.topic}”: of the {t.papers:,} papers "
+                     f"{_years(known)}, the likeliest to be on it has a chance of {best:.2f}, "
+                     f"below the {T_TOPIC:.2f} a topic needs."
+                     + (" The closest: " + "; ".join(map(cite, closest)) + "." if closest
+                        else ""))
+        outcome = "near_miss"
+    else:
+        first, last = known[0].year, known[-1].year
+        lines.append(f"**{t.total_members:,}** of the {t.papers:,} papers {_years(known)} "
+                     f"are on “{t.topic}”, each paper judged on its own (its 0-1 chance "
+                     f"of being on it is shown beside it; {T_MEMBER:.2f} or more counts).")
+        lines.append(f"\nA bar a year: the topic's share of that year's papers (the longest "
+                     f"{100 * max(y.share for y in known):.1f}%), the papers on it over the "
+                     f"year's, the share and its 90% interval; \"few papers\": under {FEW} that "
+                     "year.")
+        if len(known) > 1 and len(t.periods) > 1:
+            a, b = t.periods[0], t.periods[-1]
+            lines.append(f"\nIts share went from {100 * _share(t, a.start, a.end):.1f}% in "
+                         f"{a.start}–{a.end} to {100 * _share(t, b.start, b.end):.1f}% in "
+                         f"{b.start}–{b.end}.")
+        lines += ["", "```text", *chart_lines(t), "```", ""]
+        if first == last:
+            lines.append(f"All these papers are from {first}: a trend needs several years.")
+        for period in t.periods:
+            if not period.members:
+                continue
+            span = f"{period.start}–{period.end}" if period.end > period.start else \
+                f"{period.start}"
+            text = f"- **{span}**: {period.members} on it. First: " + "; ".join(
+                map(cite, period.first))
+            if period.central:
+                text += ". Most central: " + "; ".join(map(cite, period.central))
+            lines.append(text + ".")
+    citations = [Citation(n, by_id[pid]) for pid, n in cited.items()]
+    retrieved = [RetrievedPaper(c.paper, score.get(c.paper.paper_id, 0.0), c.n,
+                                verified=score.get(c.paper.paper_id)) for c in citations]
+    return Answer(question, "\n".join(lines), "extractive", "trend-v1", citations, retrieved,
+                  refused=False, outcome=outcome, trend=trend_dict(t))
+
+
+def trend_dict(t: Trend) -> dict[str, Any]:
+    """What ``trend --json`` prints (and an answer keeps for the chat's chart)."""
+    known = [y for y in t.years if y.total]
+    return {"topic": t.topic, "from": known[0].year if known else None,
+            "to": known[-1].year if known else None, "papers": t.papers,
+            "members": t.total_members, "years": [y.to_dict() for y in t.years],
+            "periods": [{"from": p.start, "to": p.end, "members": p.members,
+                         "share": round(_share(t, p.start, p.end), 4),
+                         "first": [_named(q) for q in p.first],
+                         "central": [_named(q) for q in p.central]} for p in t.periods],
+            "papers_on_topic": [{"paper_id": m.paper_id, "year": m.year,
+                                 "score": round(m.score, 3)} for m in t.members],
+            "closest": [{"paper_id": m.paper_id, "year": m.year, "score": round(m.score, 3)}
+                        for m in t.closest]}
+
+
+def _named(paper: Paper) -> dict[str, Any]:
+    return {"paper_id": paper.paper_id, "title": paper.display_title, "year": paper.year,
+            "venue": paper.venue}

@@ -29,6 +29,7 @@ from assistant.citations import Citation, CitationFilter, tidy
 from assistant.errors import InputError, LLMStreamCut
 from assistant.judge import answerability, grounding, introduces
 from assistant.judge.decision import DECIDE_OVER, Verdict, asks_llm, decide, settle, weighed
+from assistant.query import trend_ask
 from assistant.query.form import Form, parse
 from assistant.query.rewrite import needs_llm, previous_paper
 from assistant.search import query_filters
@@ -152,6 +153,14 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     t0 = time.perf_counter()
     question = asked(question)
     said = parse(question, history)  # the question's form: read once, handed down
+    over_years = (None if said.follow_up or said.cjk or (filters and filters.paper_ids)
+                  else trend_ask.read(question))
+    if over_years is not None:  # "how has work on X changed since 2011?": a trend, not papers
+        result = over_the_years(question, over_years, retriever=retriever)
+        result.timings["total_ms"] = (time.perf_counter() - t0) * 1000
+        yield Delta(result.text)
+        yield Finished(result)
+        return
     waits = isinstance(answerer, LLMAnswerer) and needs_llm(said)
     if waits:  # a follow-up (or another language) is rewritten by the LLM first: say so,
         yield Phase("asking the LLM to make the question standalone…")  # not a slow search
@@ -286,6 +295,21 @@ def _ground(result: Answer, retriever: Retriever) -> None:
     result.grounding = grounding.ground(result.text, result.citations, result.papers,
                                         embedder=retriever.store.embedder)
     result.timings["ground_ms"] = (time.perf_counter() - t) * 1000
+
+
+def over_the_years(question: str, ask: trend_ask.TrendAsk, *, retriever: Retriever) -> Answer:
+    """A question about a topic over the years, answered by ``search.trend``: the chart and
+    the periods' papers (answer/listing.py)."""
+    from assistant.answer.listing import trend_answer
+    from assistant.answer.trend import trend
+
+    index = retriever.index()
+    found = trend(ask.topic, index=index, embedder=retriever.store.embedder, start=ask.start,
+                  end=ask.end)
+    result = trend_answer(found, question=question,
+                          papers=lambda ids: index.papers(ids) or retriever.store.papers(ids))
+    result.search_query = ask.topic
+    return result
 
 
 def answer(question: str, *, retriever: Retriever, answerer: Answerer, k: int = 6,

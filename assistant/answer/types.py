@@ -70,6 +70,7 @@ class Answer:
     filters_read: dict[str, Any] = field(default_factory=dict)
     filters_dropped: dict[str, Any] = field(default_factory=dict)
     grounding: grounding.Grounding | None = None  # per-sentence support and attribution
+    trend: dict[str, Any] | None = None  # a topic over the years (answer/listing.py)
 
     def references(self) -> str:
         return "\n".join(f"[{c.n}] {c.paper.reference()}" for c in self.citations)
@@ -106,6 +107,7 @@ class Answer:
             "filters": self.filters,
             "filters_read": self.filters_read,
             "filters_dropped": self.filters_dropped,
+            **({"trend": self.trend} if self.trend is not None else {}),
             **(self.grounding.to_dict() if self.grounding else
                {"sentences": [], "attribution": None}),
         }

@@ -16,13 +16,14 @@ from assistant.cli.ingest import cmd_ingest
 from assistant.cli.papers import cmd_papers, paper_json
 from assistant.cli.parser import build_parser
 from assistant.cli.similar import cmd_similar
+from assistant.cli.trend import cmd_trend
 from assistant.errors import AssistantError, InputError
 
 __all__ = ["COMMANDS", "build_parser", "damaged_store_message", "main", "paper_json"]
 
 
 COMMANDS = {"ingest": cmd_ingest, "eval": cmd_eval, "ask": cmd_ask, "search": cmd_search,
-            "papers": cmd_papers, "similar": cmd_similar,
+            "papers": cmd_papers, "similar": cmd_similar, "trend": cmd_trend,
             "config": cmd_config}
 
 

@@ -95,6 +95,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     common(p)
 
+    p = subcommand(sub, "trend", "a topic over the years: its share of each year's papers, "
+                   "and the first and central papers of each period",
+                   'assistant trend "bandits"\n'
+                   'assistant trend "differential privacy" --from 2015 --to 2024 --json')
+    p.description = ("Every paper of the collection is judged on its own: its 0-1 chance of "
+                     "being on TOPIC. Prints a bar a year (the topic's share of that year's "
+                     "papers, with a 90%% interval), then the periods, each with its first and "
+                     "its most central papers, cited as [n]. `ask` answers questions such as "
+                     '"How has work on bandits changed since 2011?" the same way.')
+    p.add_argument("topic", metavar="TOPIC", help="the topic, in quotes")
+    p.add_argument("--from", dest="from_year", type=int, metavar="Y", help="first year")
+    p.add_argument("--to", type=int, metavar="Y", help="last year")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    common(p)
+
     p = subcommand(sub, "papers", "the papers in the store (all, or those the filters pass)",
              "assistant papers\nassistant papers --year 2026 --status accepted --json")
     _scope(p)

@@ -383,20 +383,28 @@ class ChunkIndex:
         self.load()
         return self._vectors is not None
 
-    def dense(self, vector: np.ndarray, *, n: int, mask: np.ndarray | None = None
-              ) -> list[IndexHit]:
-        """Exact cosine search over the chunk vectors (rows are L2-normalised)."""
+    def dense_scores(self, vector: np.ndarray) -> np.ndarray:
+        """Every chunk's cosine to ``vector`` (rows are L2-normalised); -inf where it is not
+        finite, an empty array when no vectors are kept."""
         import numpy as np
 
         self.load()
         if self._vectors is None or not self._vectors.shape[1]:
-            return []
+            return np.zeros(0, dtype=np.float32)
         with np.errstate(invalid="ignore", over="ignore"):
             scores = np.asarray(vector, dtype=np.float32) @ self._vectors
-        ok = np.isfinite(scores)  # a NaN or infinite score is never ranked
+        return np.where(np.isfinite(scores), scores, -np.inf)
+
+    def dense(self, vector: np.ndarray, *, n: int, mask: np.ndarray | None = None
+              ) -> list[IndexHit]:
+        """Exact cosine search over the chunk vectors (a NaN or infinite score never ranks)."""
+        import numpy as np
+
+        scores = self.dense_scores(vector)
+        if not len(scores):
+            return []
         if mask is not None:
-            ok &= mask
-        scores = np.where(ok, scores, -np.inf)
+            scores = np.where(mask, scores, -np.inf)
         return self._top(scores, n, positive=False)
 
     def _top(self, scores: np.ndarray, n: int, *, positive: bool) -> list[IndexHit]:
@@ -410,19 +418,74 @@ class ChunkIndex:
         return [IndexHit(ids[i], papers[i], float(scores[i])) for i, k in zip(top, keep,
                                                                                  strict=True) if k]
 
-    def search(self, query: str, *, n: int, mask: np.ndarray | None = None) -> list[IndexHit]:
+    def lexical_scores(self, query: str) -> np.ndarray:
+        """Every chunk's BM25 score for ``query`` (zeros when nothing matches)."""
         import numpy as np
 
         self.load()
-        if not self._bm25:
-            return []
-        q = tokenize([query])[0]
+        q = tokenize([query])[0] if self._bm25 else []
         if not q:
+            return np.zeros(len(self._meta["ids"]), dtype=np.float32)
+        return np.asarray(self._bm25.get_scores(q), dtype=np.float32)
+
+    def search(self, query: str, *, n: int, mask: np.ndarray | None = None) -> list[IndexHit]:
+        import numpy as np
+
+        scores = self.lexical_scores(query)
+        if not scores.any():
             return []
-        scores = np.asarray(self._bm25.get_scores(q), dtype=np.float32)
         if mask is not None:
             scores = np.where(mask, scores, 0.0)
         return self._top(scores, n, positive=True)
+
+    # -- per paper (trends read every paper at once) -------------------------------------
+    def paper_max(self, chunk_scores: np.ndarray) -> np.ndarray:
+        """Each paper's best chunk score (rows of ``paper_ids_of``)."""
+        import numpy as np
+
+        self.load()
+        out = np.full(len(self._paper_ids), -np.inf, dtype=np.float32)
+        np.maximum.at(out, self._paper_of, chunk_scores)
+        return out
+
+    def paper_years(self) -> np.ndarray:
+        """Each paper's year (0: none), rows of ``paper_ids_of``."""
+        self.load()
+        return self._years[self._first]
+
+    def papers_holding(self, stem: str) -> np.ndarray:
+        """Per paper: does one of its chunks hold this BM25 stem?"""
+        import numpy as np
+
+        self.load()
+        out = np.zeros(len(self._paper_ids), dtype=bool)
+        rows = self.postings([stem])
+        if rows is not None and len(rows):
+            out[self._paper_of[rows]] = True
+        return out
+
+    def first_chunk_of(self, paper_id: str) -> str:
+        """The id of a paper's first chunk ("" when the index does not hold the paper)."""
+        self.load()
+        return str(self._first_chunk.get(paper_id, ""))
+
+    def paper_vectors(self, paper_ids: list[str]) -> np.ndarray | None:
+        """Each paper's first chunk vector (its title and opening), L2-normalised; None when
+        the index keeps no vectors or lacks one of the papers."""
+        import numpy as np
+
+        chunks = [self.first_chunk_of(p) for p in paper_ids]
+        vectors = self.vectors_of(chunks) if chunks and all(chunks) else None
+        if vectors is None or not len(vectors):
+            return None
+        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+        out: np.ndarray = vectors / np.where(norms > 0, norms, 1.0)
+        return out
+
+    @property
+    def all_paper_ids(self) -> list[str]:
+        self.load()
+        return [str(p) for p in self._paper_ids]
 
 
 def _statuses(rows: list[Row]) -> dict[str, tuple[str, Accepted]]:

@@ -26,6 +26,7 @@ FITTING = {  # fit, tune, train or choose: dev papers of the fit venues only
 }
 BUILDING = {  # make a collection or questions: fit venues only (both parts: split later)
     "evals/make_large_suite.py": "SLICE", "evals/natural/make_batches.py": "LARGE,THEORY",
+    "evals/trend/make_pools.py": "VENUES",
 }
 MEASURING = {"bench/scale.py", "bench/profiles.py", "bench/faults.py"}  # speed, faults
 UNSEEN_INPUTS = ("bundled_papers", "icml2026", "calib-icml", "zh-questions")

@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
 from textual.message import Message
-from textual.widgets import Markdown, Static
+from textual.widgets import Markdown, Sparkline, Static
 
 from assistant.conversations.export import describe_backend
 from assistant.textutil import printable, readable
@@ -23,6 +23,9 @@ def shown_text(answer: Answer) -> str:
     """The answer with a mark after each sentence its cited abstract does not support."""
     text = answer.grounding.marked(answer.text) if answer.grounding else answer.text
     return readable(text)  # LaTeX as Unicode text
+
+
+CELLS = 3  # a trend chart's columns a year
 
 
 class AnswerView(Vertical, can_focus=True):
@@ -48,6 +51,8 @@ class AnswerView(Vertical, can_focus=True):
         if self.scope:
             head = head + Content.styled(f"   ⌕ {self.scope}", "$text-muted")
         yield Static(head, classes="question")
+        yield Sparkline([], classes="chart")  # a topic over the years: its yearly shares
+        yield Static("", classes="chart-years")
         yield Markdown(shown_text(self.answer) if self.answer else "", classes="body")
         yield Static("", classes="references")
         yield Static(Content.styled("retrieving…", "$text-muted"), classes="meta")
@@ -78,8 +83,25 @@ class AnswerView(Vertical, can_focus=True):
         self._show_done(answer)
         self.answer = answer
 
+    def _show_chart(self, answer: Answer) -> None:
+        """A trend's yearly shares as a Sparkline, ``CELLS`` columns a year, its first and
+        last year under it (the answer's text has the bars, with the figures)."""
+        years = [y for y in (answer.trend or {}).get("years", [])]
+        chart, label = self.query_one(".chart", Sparkline), self.query_one(".chart-years", Static)
+        shown = len(years) > 1
+        chart.display = label.display = shown
+        if not shown:
+            return
+        chart.data = [float(y["share"]) for y in years for _ in range(CELLS)]
+        width = len(years) * CELLS
+        chart.styles.width = label.styles.width = width
+        first, last = str(years[0]["year"]), str(years[-1]["year"])
+        label.update(Content.styled(first + " " * max(1, width - len(first) - len(last)) + last,
+                                    "$text-muted"))
+
     def _show_done(self, answer: Answer) -> None:
         self.remove_class("-streaming")
+        self._show_chart(answer)
         self.set_class(answer.cut, "-cut")
         self.set_class(answer.refused, "-refused")
         refs = self.query_one(".references", Static)
@@ -100,7 +122,10 @@ class AnswerView(Vertical, can_focus=True):
         parts = [Content.styled(f" {describe_backend(answer.backend, answer.model)} ",
                                 f"bold $text-{'success' if kind == 'offline' else 'primary'} "
                                 f"on $surface"),]
-        if answer.backend == "extractive" and answer.citations:  # a refusal quotes nothing
+        if answer.trend is not None or answer.outcome == "listed":
+            parts.append(Content.styled("  listed from the collection: nothing written",
+                                        "$text-muted"))
+        elif answer.backend == "extractive" and answer.citations:  # a refusal quotes nothing
             parts.append(Content.styled("  sentences quoted from the abstracts", "$text-muted"))
         g = answer.grounding
         if g is not None and g.claims:

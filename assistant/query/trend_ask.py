@@ -1,0 +1,102 @@
+"""Questions about a topic over the years: "How has work on bandits changed since 2011?".
+
+``read(question)`` returns the topic and the years asked about, or None for any other
+question. It wants a sign of time (over the years, since 2015, a trend, from 2012 to 2018) or
+the literature itself changing ("how has research on X evolved"), so that "how has the bound
+changed?" stays a question about papers.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_YEAR = r"(?:19|20)\d\d"
+_SPAN = re.compile(rf"\b(?:from|between)\s+({_YEAR})\s*(?:to|and|until|till|-|–)\s*({_YEAR})\b"
+                   rf"|\b({_YEAR})\s*(?:-|–|to)\s*({_YEAR})\b", re.IGNORECASE)
+_SINCE = re.compile(rf"\b(?:since|after|from)\s+({_YEAR})\b", re.IGNORECASE)
+_UNTIL = re.compile(rf"\b(?:until|till|before|up to)\s+({_YEAR})\b", re.IGNORECASE)
+_TIME = (r"(?:over|through|across|during)\s+(?:the\s+)?(?:years|time|decades?|past\s+\w+\s+"
+         r"years)|(?:per|each|by|every)\s+year|year\s+(?:by|to|over)\s+year|in\s+recent\s+"
+         r"years|over\s+the\s+last\s+\w+\s+years|since\s+(?:19|20)\d\d|from\s+(?:19|20)\d\d|"
+         r"between\s+(?:19|20)\d\d")
+_BODY = r"(?:work|research|papers?|interest|literature|attention|publications?|studies)"
+_CHANGE = r"(?:chang|evolv|develop|grow|grew|grown|shift|progress|declin|ris|fall|fell)\w*"
+_PATTERNS = [
+    # "how has work on bandits changed (since 2011)?", "how did research into X evolve?"
+    re.compile(rf"^how\s+(?:has|have|did|does|do)\s+(?:the\s+)?(?:amount\s+of\s+)?{_BODY}\s+"
+               rf"(?:on|in|into|about|of|for)\s+(?P<t>.+?)\s+{_CHANGE}\b", re.IGNORECASE),
+    # "how has bandit research changed over the years?"
+    re.compile(rf"^how\s+(?:has|have|did|does|do)\s+(?:the\s+)?(?P<t>.+?)\s+{_BODY}\s+"
+               rf"{_CHANGE}\b", re.IGNORECASE),
+    # "trends in X", "what is the trend of X?", "show the trend for X since 2015"
+    re.compile(r"\btrends?\s+(?:of|in|on|for|around)\s+(?:the\s+)?(?:work\s+on\s+|research\s+on"
+               r"\s+|papers\s+on\s+)?(?P<t>.+?)(?:\s+(?:over|since|from|between|in|across|"
+               r"per|by)\b.*)?$", re.IGNORECASE),
+    re.compile(r"^(?:what\s+is\s+the\s+)?(?P<t>.+?)\s+trends?\b", re.IGNORECASE),
+    # "how many papers on X per year?", "how much work on X over the years?"
+    re.compile(rf"^how\s+(?:many|much)\s+{_BODY}\s+(?:on|about|in|into)\s+(?P<t>.+?)\s+"
+               rf"(?:{_TIME})", re.IGNORECASE),
+    # "how has X changed over the years?", "X over time", "when did X take off?"
+    re.compile(rf"^how\s+(?:has|have|did)\s+(?P<t>.+?)\s+{_CHANGE}\s+(?:{_TIME})",
+               re.IGNORECASE),
+    re.compile(r"^when\s+did\s+(?P<t>.+?)\s+(?:take\s+off|become\s+popular|catch\s+on|peak|"
+               r"start)\b", re.IGNORECASE),
+    re.compile(r"^(?:papers\s+on\s+|work\s+on\s+|research\s+on\s+)?(?P<t>.+?)\s+(?:over\s+"
+               r"(?:the\s+)?(?:years|time)|(?:per|by|each)\s+year|since\s+(?:19|20)\d\d)\s*\??$",
+               re.IGNORECASE),
+]
+_LEAD = re.compile(r"^(?:the\s+|a\s+|an\s+|work\s+on\s+|research\s+on\s+|papers\s+on\s+|"
+                   r"interest\s+in\s+|the\s+field\s+of\s+|the\s+topic\s+of\s+)+", re.IGNORECASE)
+_TAIL = re.compile(rf"\s+(?:{_TIME}|{_BODY}|in\s+this\s+collection|here)\s*$", re.IGNORECASE)
+
+
+# what a question word, a pronoun or "latest" leaves where a topic should be
+_NOT_A_TOPIC = re.compile(r"^(?:(?:what|which|who|where|when|why|how|are|is|do|does|any|"
+                          r"some|latest|recent|current|new|main|key|major)\b|(?:it|this|that|"
+                          r"they|them|these|those|there)$)", re.IGNORECASE)
+
+
+MAX_TOPIC_WORDS = 8  # a topic is a phrase; more words than this is a question about papers
+
+
+@dataclass(frozen=True)
+class TrendAsk:
+    topic: str
+    start: int | None = None
+    end: int | None = None
+
+
+def topic_of(text: str) -> str:
+    """The topic of a topic given as words ("work on bandits" -> "bandits")."""
+    topic = " ".join(text.split()).strip(" ?.!,;:\"'“”")
+    before = None
+    while before != topic:
+        before = topic
+        topic = _TAIL.sub("", _LEAD.sub("", topic)).strip(" ?.!,;:\"'“”")
+    return topic
+
+
+def years_of(question: str) -> tuple[int | None, int | None]:
+    span = _SPAN.search(question)
+    if span:
+        a, b = (int(v) for v in span.groups() if v)
+        return min(a, b), max(a, b)
+    since, until = _SINCE.search(question), _UNTIL.search(question)
+    return (int(since.group(1)) if since else None, int(until.group(1)) if until else None)
+
+
+def read(question: str) -> TrendAsk | None:
+    """The topic and years a question about a topic over the years asks, else None."""
+    q = " ".join(question.split()).strip()
+    for pattern in _PATTERNS:
+        m = pattern.search(q)
+        if not m:
+            continue
+        topic = topic_of(re.sub(_SPAN.pattern + "|" + _SINCE.pattern + "|" + _UNTIL.pattern,
+                                " ", m.group("t"), flags=re.IGNORECASE))
+        if len(topic) >= 3 and len(topic.split()) <= MAX_TOPIC_WORDS and \
+                not _NOT_A_TOPIC.match(topic):
+            start, end = years_of(q)
+            return TrendAsk(topic, start, end)
+    return None

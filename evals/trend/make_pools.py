@@ -1,0 +1,160 @@
+"""Labelled topic membership for ``assistant trend`` (issue 26), for helpers to judge.
+
+    python evals/trend/make_pools.py ingest              # collection ml-years in bench/stores
+    python evals/trend/make_pools.py pools OUT_DIR       # OUT_DIR/topic-NN.json, 12 topics
+    python evals/trend/make_pools.py labels OUT_DIR      # -> evals/trend/labels.jsonl
+
+``ml-years``: every multi-year fit venue of the ml-abstracts corpus (read from ../shared): COLT
+2011-24, ACML 2010-24, UAI 2019-24, CoRL 2021-25 and AutoML 2022-24, 2010-2025 in all.
+
+Twelve topics, as a researcher names one (``TOPICS``, each with the scope a helper judges by),
+are dev or test by the split registry (a question about no paper: its own id's hash). Each
+topic's sample is stratified so that precision and recall can be estimated over the whole
+collection, not only over what a search found (``STRATA``):
+
+- ``top``: the union of the 60 best papers by BM25 and by MiniLM for the topic's name, all judged;
+- ``near``: the union of ranks 61-300 of either search, less ``top``: 50 drawn at random;
+- ``rest``: every other paper: 30 drawn at random.
+
+A judged paper's weight is its stratum's size over its sample (1 for ``top``), so a weighted
+count estimates the collection's. The pool is shuffled and shown without scores, ranks or
+strata; a helper who has not seen the program grades each paper against the topic: 2 (the
+topic is the paper's subject), 1 (a substantial part of it), 0 (a mention, or unrelated).
+``labels`` reads the helpers' ``topic-NN.labels.json`` ({paper_id: grade}).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(ROOT))
+CORPUS = ROOT.parent / "shared" / "corpus" / "ml-abstracts.jsonl"
+COLLECTION = "ml-years"
+VENUES = ([("colt", y) for y in range(2011, 2025)] + [("acml", y) for y in range(2010, 2025)]
+          + [("uai", y) for y in range(2019, 2025)] + [("corl", y) for y in range(2021, 2026)]
+          + [("automl", y) for y in range(2022, 2025)])
+OUT = HERE / "labels.jsonl"
+SEED = 2612
+STRATA = {"top": (60, None), "near": (300, 50), "rest": (None, 30)}  # depth, sample
+
+TOPICS = {
+    "bandits": "bandit problems (multi-armed, contextual, linear, combinatorial, dueling ...): "
+               "the paper's problem or algorithm is a bandit one",
+    "differential privacy": "learning, estimation, optimisation or data release under "
+                            "differential privacy (or a formal variant of it)",
+    "online convex optimization": "online convex optimisation, prediction with expert advice "
+                                  "and other online learning against arbitrary losses, "
+                                  "measured by regret",
+    "causal inference": "identifying or estimating causal effects, or learning causal "
+                        "structure (causal graphs, interventions, counterfactuals)",
+    "gaussian processes": "Gaussian process models: their inference, kernels, approximations "
+                          "or their use as the paper's main model",
+    "robotic grasping and manipulation": "robots grasping or manipulating objects (picking, "
+                                         "placing, in-hand, deformable, tool use ...)",
+    "hyperparameter optimization": "tuning hyperparameters or configurations of learning "
+                                   "algorithms (Bayesian optimisation for tuning, AutoML "
+                                   "search, neural architecture search)",
+    "graph neural networks": "neural networks over graphs (message passing, graph "
+                             "convolutions, graph transformers) as the paper's model or subject",
+    "adversarial robustness": "adversarial examples: attacks, defences, certified or "
+                              "empirical robustness to adversarial perturbations",
+    "variational inference": "variational inference or variational approximations of "
+                             "posteriors (including variational autoencoders' inference)",
+    "imitation learning": "learning behaviour from demonstrations (behaviour cloning, inverse "
+                          "reinforcement learning, learning from an expert's trajectories)",
+    "large language models": "large pre-trained language models (LLMs, GPT-style models): "
+                             "the paper builds on, studies or uses one centrally",
+}
+
+
+def topic_part(topic: str) -> str:
+    from assistant.evaluation.splits import question_part
+
+    return str(question_part([], f"trend:{topic}"))
+
+
+def ingest(stores: Path) -> int:
+    from assistant.index.embeddings import LocalEmbedder
+    from assistant.index.store import PaperStore
+    from assistant.sources.corpus import paper_from_record
+
+    want = set(VENUES)
+    with CORPUS.open() as fh:
+        recs = [r for r in map(json.loads, fh) if (r.get("venue"), r.get("year")) in want]
+    st = PaperStore(collection=COLLECTION, embedder=LocalEmbedder(), path=stores, create=True)
+    print(st.ingest([paper_from_record(r) for r in recs],
+                    source=f"{CORPUS.resolve()}#{COLLECTION}").summary())
+    return 0
+
+
+def pools(out: Path, stores: Path) -> int:
+    from assistant.index.embeddings import LocalEmbedder
+    from assistant.index.store import PaperStore
+    from assistant.search.retrieval import Retriever
+
+    retr = Retriever(store=PaperStore(collection=COLLECTION, embedder=LocalEmbedder(),
+                                      path=stores))
+    papers = {p.paper_id: p for p in retr.store.papers()}
+    out.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(SEED)
+    strata_rows = []
+    for n, (topic, scope) in enumerate(TOPICS.items(), 1):
+        runs = [[rp.paper.paper_id for rp in retr.search(topic, k=300, mode=m).papers]
+                for m in ("lexical", "dense")]
+        top = {p for run in runs for p in run[:60]}
+        near = {p for run in runs for p in run[60:]} - top
+        rest = set(papers) - top - near
+        picked = {"top": sorted(top),
+                  "near": rng.sample(sorted(near), min(50, len(near))),
+                  "rest": rng.sample(sorted(rest), min(30, len(rest)))}
+        sizes = {"top": len(top), "near": len(near), "rest": len(rest)}
+        pool = [p for ids in picked.values() for p in ids]
+        rng.shuffle(pool)
+        doc = {"topic": topic, "scope": scope,
+               "papers": [{"paper_id": p, "title": papers[p].title,
+                           "abstract": papers[p].abstract} for p in pool]}
+        (out / f"topic-{n:02d}.json").write_text(json.dumps(doc, indent=1, ensure_ascii=False))
+        strata_rows.append({"topic": topic, "sizes": sizes, "picked": picked})
+    (out / "strata.json").write_text(json.dumps(strata_rows))
+    print(f"{len(TOPICS)} topics -> {out}")
+    return 0
+
+
+def labels(out: Path) -> int:
+    strata = {r["topic"]: r for r in json.loads((out / "strata.json").read_text())}
+    rows, missing = [], []
+    for n, topic in enumerate(TOPICS, 1):
+        lab_path = out / f"topic-{n:02d}.labels.json"
+        lab = json.loads(lab_path.read_text()) if lab_path.exists() else {}
+        s = strata[topic]
+        judged = [p for ids in s["picked"].values() for p in ids]
+        if not all(p in lab for p in judged):
+            missing.append(topic)
+            continue
+        rows.append({"topic": topic, "scope": TOPICS[topic], "part": topic_part(topic),
+                     "strata": {name: {"size": s["sizes"][name],
+                                       "labels": {p: int(lab[p]) for p in ids}}
+                                for name, ids in s["picked"].items()}})
+    OUT.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    print(f"{len(rows)} labelled topics -> {OUT}" + (f"; left out: {', '.join(missing)}"
+                                                      if missing else ""))
+    return 0
+
+
+def main() -> int:
+    cmd = sys.argv[1]
+    stores = ROOT / "bench" / "stores"
+    if cmd == "ingest":
+        return ingest(stores)
+    if cmd == "pools":
+        return pools(Path(sys.argv[2]), stores)
+    return labels(Path(sys.argv[2]))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

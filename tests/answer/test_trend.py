@@ -1,0 +1,250 @@
+"""A topic over the years (answer/trend.py, judge/membership.py, answer/listing.py), on real
+Chroma stores: invariants checked on many generated topics, against counts made another way
+(the store's own paper list, not the index the trend reads)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from assistant.answer.listing import chart_lines, trend_answer
+from assistant.answer.trend import FEW, trend
+from assistant.index.store import PaperStore
+from assistant.judge.membership import T_MEMBER, T_TOPIC, membership, scores
+from assistant.query import trend_ask
+from assistant.search.retrieval import Retriever
+from assistant.sources.corpus import bundled_papers, load_papers
+from assistant.textutil import content_words
+
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "ml-abstracts.jsonl"
+OFF_TOPIC = ["medieval French poetry", "coral reef bleaching", "cheese ripening cultures"]
+
+
+@pytest.fixture(scope="module")
+def years_store(tmp_path_factory, embedder) -> PaperStore:
+    """The bundled papers, dated 2020-2026 in turn (a multi-year collection of 19)."""
+    papers = [replace(p, year=2020 + i % 7) for i, p in enumerate(bundled_papers())]
+    path = tmp_path_factory.mktemp("years") / "store"
+    store = PaperStore(collection="years", embedder=embedder, path=path, create=True)
+    store.ingest(papers, source="test:years")
+    return store
+
+
+def topics_of(papers, n: int) -> list[str]:
+    """A topic a paper: two content words of its title, as a user might type them."""
+    out = []
+    for p in papers[:n]:
+        words = [w for w in content_words(p.title) if len(w) > 3][:2]
+        if words:
+            out.append(" ".join(words))
+    return out
+
+
+def check(store: PaperStore, topic: str, start: int | None = None, end: int | None = None
+          ) -> int:
+    """Every invariant of one trend; returns its member count."""
+    retr = Retriever(store=store)
+    index = retr.index()
+    t = trend(topic, index=index, embedder=store.embedder, start=start, end=end)
+    everything = store.papers()  # the store's own list: the totals, counted another way
+    dated = [p for p in everything if p.year and (start is None or p.year >= start)
+             and (end is None or p.year <= end)]
+    years = Counter(p.year for p in dated)
+    assert [y.year for y in t.years] == list(range(min(years), max(years) + 1))
+    assert {y.year: y.total for y in t.years if y.total} == dict(years)  # never the hits
+    assert t.papers == len(dated)
+    # members: exactly the dated papers whose chance reaches the cut-off, best first
+    ids = index.all_paper_ids
+    p = membership(scores(topic, index=index, embedder=store.embedder))
+    chance = dict(zip(ids, p.tolist(), strict=True))
+    held = max(chance[x.paper_id] for x in dated) >= T_TOPIC  # the topic is here at all
+    want = {x.paper_id for x in dated if held and chance[x.paper_id] >= T_MEMBER}
+    assert {m.paper_id for m in t.members} == want
+    assert [m.score for m in t.members] == sorted((m.score for m in t.members), reverse=True)
+    by_year = Counter(x.year for x in dated if x.paper_id in want)
+    for y in t.years:
+        assert y.members == by_year.get(y.year, 0)
+        lo, hi = y.interval
+        assert 0 <= lo <= y.share <= hi <= 1
+        assert y.few == (y.total < FEW)
+    # periods: the span, consecutive, no overlap; first papers are the earliest members
+    if t.periods:
+        assert t.periods[0].start == t.years[0].year and t.periods[-1].end == t.years[-1].year
+        for a, b in zip(t.periods, t.periods[1:], strict=False):
+            assert b.start == a.end + 1
+        assert sum(q.members for q in t.periods) == len(want)
+        for q in t.periods:
+            inside = {m.paper_id: m.year for m in t.members if q.start <= m.year <= q.end}
+            if inside:
+                assert {f.paper_id for f in q.first} <= set(inside)
+                assert {f.year for f in q.first} == {min(inside.values())}
+                assert {c.paper_id for c in q.central} <= set(inside)
+                assert not {c.paper_id for c in q.central} & {f.paper_id for f in q.first}
+    # the answer: every [n] one paper, each cited paper a member (or, with none, a closest)
+    answer = trend_answer(t, papers=lambda ids: store.papers(ids), question=topic)
+    numbers = {int(n) for n in re.findall(r"\[(\d+)\]", answer.text)}
+    assert numbers == {c.n for c in answer.citations}
+    assert len({c.paper.paper_id for c in answer.citations}) == len(answer.citations)
+    allowed = want or {m.paper_id for m in t.closest}
+    assert {c.paper.paper_id for c in answer.citations} <= allowed
+    assert answer.outcome == ("listed" if want else "near_miss")
+    assert all(len(line) <= 80 for line in chart_lines(t))
+    assert len(chart_lines(t)) == len(t.years)
+    return len(want)
+
+
+def test_trends_count_every_paper_of_each_year(years_store):
+    papers = years_store.papers()
+    for topic in topics_of(papers, 19):
+        check(years_store, topic)
+    assert [check(years_store, topic) for topic in OFF_TOPIC] == [0, 0, 0]
+    index = Retriever(store=years_store).index()
+    for topic, title in (("watermarking", "IPMark"), ("differential privacy", "The computational"),
+                         ("quantization", "Q2D2")):  # the paper a topic is about comes first
+        t = trend(topic, index=index, embedder=years_store.embedder)
+        assert t.closest[0].paper_id == next(p.paper_id for p in papers
+                                             if p.title.startswith(title)), topic
+    check(years_store, topics_of(papers, 1)[0], start=2022, end=2024)
+
+
+def test_a_topic_nothing_is_about_names_the_closest(years_store):
+    t = trend("coral reef bleaching", index=Retriever(store=years_store).index(),
+              embedder=years_store.embedder)
+    assert not t.members and len(t.closest) == 3
+    answer = trend_answer(t, papers=years_store.papers)
+    assert answer.text.startswith("Nothing here is about “coral reef bleaching”")
+    assert [c.paper.paper_id for c in answer.citations] == [m.paper_id for m in t.closest]
+
+
+@pytest.mark.shared
+def test_trend_invariants_over_a_multi_year_slice_of_the_corpus(tmp_path, embedder):
+    """300 dev-part papers of the multi-year fit venues (COLT 2011-24, ACML 2010-24), twenty
+    topics made from their titles, three off the field."""
+    lines, seen = [], Counter()
+    from assistant.evaluation.splits import corpus_part
+
+    with SHARED.open() as fh:
+        for line in fh:
+            rec = json.loads(line)
+            if rec["venue"] in ("colt", "acml") and corpus_part(rec) == "dev" \
+                    and seen[rec["year"]] < 12:
+                seen[rec["year"]] += 1
+                lines.append(line)
+    src = tmp_path / "slice.jsonl"
+    src.write_text("".join(lines))
+    store = PaperStore(collection="slice", embedder=embedder, path=tmp_path / "store",
+                       create=True)
+    store.ingest(list(load_papers(str(src))), source="test:slice")
+    papers = store.papers()
+    assert len(papers) == len(lines) and len({p.year for p in papers}) >= 14
+    found = [check(store, topic) for topic in topics_of(papers[::9], 20)]
+    assert sum(n > 0 for n in found) >= 10
+    assert [check(store, topic) for topic in OFF_TOPIC] == [0, 0, 0]
+
+
+QUESTIONS = {
+    "How has work on bandits changed since 2011?": ("bandits", 2011, None),
+    "How has research into differential privacy evolved from 2015 to 2020?":
+        ("differential privacy", 2015, 2020),
+    "trends in graph neural networks": ("graph neural networks", None, None),
+    "How many papers on causal inference per year?": ("causal inference", None, None),
+    "Gaussian processes over time": ("Gaussian processes", None, None),
+    "When did large language models take off?": ("large language models", None, None),
+    "How have papers about robot grasping changed between 2021 and 2024?":
+        ("robot grasping", 2021, 2024),
+}
+NOT_TRENDS = [
+    "How has the regret bound changed compared to prior work?",
+    "Which paper proposes a new bandit algorithm?", "What datasets did they use?",
+    "How did the method change the results?", "What are the latest trends?",
+    "Has anyone shown near-linear sample complexity for active regression with a single-index "
+    "model, improving a d^2 bound from 2023?",
+]
+
+
+def test_questions_about_a_topic_over_the_years_are_read_and_others_are_not():
+    for question, (topic, start, end) in QUESTIONS.items():
+        assert trend_ask.read(question) == trend_ask.TrendAsk(topic, start, end), question
+    for question in NOT_TRENDS:
+        assert trend_ask.read(question) is None, question
+
+
+def test_the_command_and_ask_route_a_topic_over_the_years(years_store, capsys, monkeypatch):
+    from assistant.cli.main import main
+
+    monkeypatch.setenv("ASSISTANT_STORE", str(years_store.location))
+    monkeypatch.setenv("ASSISTANT_COLLECTION", "years")
+    assert main(["trend", "work on watermarking", "--from", "2021", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["topic"] == "watermarking" and got["from"] == 2021 and got["to"] == 2026
+    assert [y["year"] for y in got["years"]] == list(range(2021, 2027))
+    assert sum(y["total"] for y in got["years"]) == got["papers"] == sum(
+        1 for p in years_store.papers() if p.year >= 2021)
+    assert set(got["years"][0]) == {"year", "members", "total", "share", "low", "high",
+                                    "few_papers"}
+    assert {c["n"] for c in got["citations"]} == {
+        int(n) for n in re.findall(r"\[(\d+)\]", got["text"])}
+    assert main(["trend", "watermarking"]) == 0  # the chart as text, bars within 80 columns
+    out = capsys.readouterr().out
+    assert "```" not in out and "**" not in out
+    chart = [line for line in out.splitlines() if re.match(r"^20\d\d ", line)]
+    assert [line[:4] for line in chart] == [str(y) for y in range(2020, 2027)]
+    assert all(len(line) <= 80 for line in chart)
+    # ask routes the question to the same trend; a question about papers it does not
+    assert main(["ask", "How has work on watermarking changed since 2021?", "--json"]) == 0
+    asked = json.loads(capsys.readouterr().out)
+    assert asked["trend"]["topic"] == "watermarking" and asked["trend"]["from"] == 2021
+    assert asked["trend"]["years"] == got["years"]
+    assert main(["ask", "Which paper watermarks personalized images?", "--json"]) == 0
+    assert "trend" not in json.loads(capsys.readouterr().out)
+
+
+def test_bad_trend_input_is_one_line_and_exit_2(years_store, capsys, monkeypatch):
+    from assistant.cli.main import main
+
+    monkeypatch.setenv("ASSISTANT_STORE", str(years_store.location))
+    monkeypatch.setenv("ASSISTANT_COLLECTION", "years")
+    for argv in (["trend", "bandits", "--from", "2025", "--to", "2021"], ["trend", "  ?  "],
+                 ["trend", "bandits", "--collection", "nosuch"]):
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err.strip()
+        assert len(err.splitlines()) == 1 and "Traceback" not in err, err
+
+
+def test_the_chat_shows_the_chart_and_the_periods_papers(years_store, monkeypatch, embedder):
+    from textual.widgets import Sparkline
+    from tui_helpers import RecordingApp, ask, asyncio_test, ready
+
+    from assistant.settings import load_settings
+    from assistant.tui.widgets.answer_view import CELLS
+
+    monkeypatch.setenv("ASSISTANT_STORE", str(years_store.location))
+
+    @asyncio_test
+    async def run() -> None:
+        app = RecordingApp(load_settings(collection="years"), embedder=embedder)
+        async with app.run_test(size=(80, 40)) as pilot:
+            await ready(pilot)
+            await ask(pilot, "How has work on watermarking changed over the years?")
+            view = app.chat.views[-1]
+            answer = view.answer
+            assert answer.trend is not None and answer.trend["topic"] == "watermarking"
+            chart = view.query_one(".chart", Sparkline)
+            years = answer.trend["years"]
+            assert chart.display and chart.data == [y["share"] for y in years
+                                                    for _ in range(CELLS)]
+            assert chart.size.width == len(years) * CELLS <= 80
+            # the sources pane: the cited papers, in citation order, with their chances
+            shown = app.chat.sources.sources
+            assert answer.trend["members"] >= 1 and shown
+            assert [(s.paper.paper_id, s.n) for s in shown] == [
+                (c.paper.paper_id, c.n) for c in answer.citations]
+            on_topic = {p["paper_id"]: p["score"] for p in answer.trend["papers_on_topic"]}
+            assert all(round(s.score, 3) == on_topic[s.paper.paper_id] for s in shown)
+
+    run()
