@@ -108,8 +108,10 @@ def trend_answer(t: Trend, *, papers: Callable[[list[str]], list[Paper]],
     lines: list[str] = []
     outcome = LISTED
     if not known:
-        lines.append("No paper of this collection in the years asked has a year: there is "
-                     "nothing to chart.")
+        lines.append("No paper of this collection has a year: there is nothing to chart."
+                     if t.held is None else
+                     f"No paper of this collection is from the years asked: it holds "
+                     f"{t.held[0]} to {t.held[1]}.")
         outcome = "near_miss"
     elif not t.members:
         closest = papers([m.paper_id for m in t.closest])
@@ -122,8 +124,12 @@ def trend_answer(t: Trend, *, papers: Callable[[list[str]], list[Paper]],
         outcome = "near_miss"
     else:
         first, last = known[0].year, known[-1].year
+        if first == last:
+            lines.append(f"All {t.papers:,} papers here are from {first}: a trend needs papers "
+                         "from several years.\n")
+        verb = "is" if t.total_members == 1 else "are"
         lines.append(f"**{t.total_members:,}** of the {t.papers:,} papers {_years(known)} "
-                     f"are on “{t.topic}”, each paper judged on its own (its 0-1 chance "
+                     f"{verb} on “{t.topic}”, each paper judged on its own (its 0-1 chance "
                      f"of being on it is shown beside it; {T_MEMBER:.2f} or more counts).")
         lines.append(f"\nA bar a year: the topic's share of that year's papers (the longest "
                      f"{100 * max(y.share for y in known):.1f}%), the papers on it over the "
@@ -135,8 +141,6 @@ def trend_answer(t: Trend, *, papers: Callable[[list[str]], list[Paper]],
                          f"{a.start}–{a.end} to {100 * _share(t, b.start, b.end):.1f}% in "
                          f"{b.start}–{b.end}.")
         lines += ["", "```text", *chart_lines(t), "```", ""]
-        if first == last:
-            lines.append(f"All these papers are from {first}: a trend needs several years.")
         for period in t.periods:
             if not period.members:
                 continue

@@ -84,6 +84,7 @@ class Trend:
     periods: list[Period]
     papers: int  # the collection's papers in the span
     closest: list[Member] = field(default_factory=list)  # the best scored, members or not
+    held: tuple[int, int] | None = None  # the collection's first and last year (None: no year)
 
     @property
     def total_members(self) -> int:
@@ -102,8 +103,8 @@ def trend(topic: str, *, index: ChunkIndex, embedder: Embedder, start: int | Non
     known = years > 0
     if not known.any():  # no paper has a year: nothing to chart
         return Trend(topic, [], [], [], 0)
-    lo, hi = int(years[known].min()), int(years[known].max())
-    lo, hi = max(lo, start or lo), min(hi, end or hi)
+    held = int(years[known].min()), int(years[known].max())
+    lo, hi = max(held[0], start or held[0]), min(held[1], end or held[1])
     span = known & (years >= lo) & (years <= hi)
     member = span & member_mask(np.where(span, p, 0.0))
     rows: list[Year] = []
@@ -115,7 +116,7 @@ def trend(topic: str, *, index: ChunkIndex, embedder: Embedder, start: int | Non
     periods = _periods(members, [r for r in rows if r.total], index=index)
     nearest = np.argsort(-np.where(span, p, -1.0), kind="stable")[:NAMED + 1]
     closest = [Member(ids[i], int(years[i]), float(p[i])) for i in nearest if span[i]]
-    return Trend(topic, rows, members, periods, int(span.sum()), closest)
+    return Trend(topic, rows, members, periods, int(span.sum()), closest, held)
 
 
 def _periods(members: list[Member], years: list[Year], *, index: ChunkIndex) -> list[Period]:

@@ -248,3 +248,13 @@ def test_the_chat_shows_the_chart_and_the_periods_papers(years_store, monkeypatc
             assert all(round(s.score, 3) == on_topic[s.paper.paper_id] for s in shown)
 
     run()
+
+
+def test_years_the_collection_does_not_hold_are_said_so(years_store):
+    t = trend("watermarking", index=Retriever(store=years_store).index(),
+              embedder=years_store.embedder, start=2030)
+    assert t.years == [] and t.members == [] and t.held == (2020, 2026)
+    answer = trend_answer(t, papers=years_store.papers)
+    assert answer.text == ("No paper of this collection is from the years asked: it holds "
+                           "2020 to 2026.")
+    assert answer.citations == [] and answer.outcome == "near_miss"

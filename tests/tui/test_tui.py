@@ -518,10 +518,10 @@ async def test_s_lists_the_papers_like_one_in_the_sources_pane(make_app, bundled
         await until(pilot, lambda: len(chat.views) == 2 and chat.views[1].answer is not None)
         assert second.display_title in chat.views[1].question
         assert second.paper_id not in {c.paper.paper_id for c in chat.views[1].answer.citations}
-        # /similar method: the same paper on one facet; a paper it cannot find: a notification
-        await pilot.press("escape", "escape")
-        chat.prompt.focus()
-        await ask(pilot, "/similar method", wait=False)
+        # /similar method, typed while the sources pane has the focus (it goes to the input):
+        # the same paper on one facet; a paper it cannot find: a notification
+        assert chat.sources.options.has_focus
+        await pilot.press(*"/similar method", "enter")
         await until(pilot, lambda: len(chat.views) == 3 and chat.views[2].answer is not None)
         assert "its method" in chat.views[2].question
         assert second.display_title in chat.views[2].question

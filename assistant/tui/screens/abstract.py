@@ -60,10 +60,12 @@ class AbstractModal(ModalScreen["PaperAction | None"]):
     ]
 
     def __init__(self, paper: Paper, *, score: float | None = None, n: int | None = None,
-                 evidence: EvidenceLoader | None = None) -> None:
+                 evidence: EvidenceLoader | None = None,
+                 score_label: str = "answers the question") -> None:
         super().__init__()
         self.paper = paper
         self.score = score
+        self.score_label = score_label  # what the 0-1 score says of the paper
         self.n = n
         self._loader = evidence
         self.evidence = Evidence(abstract_sentences(paper), [], "none")
@@ -73,7 +75,7 @@ class AbstractModal(ModalScreen["PaperAction | None"]):
         bits = [b for b in (p.venue_year, ", ".join(p.authors[:4]) +
                             (" et al." if len(p.authors) > 4 else ""), p.paper_id) if b]
         if self.score is not None:
-            bits.append(f"answers the question: {score_text(self.score)} of 1")
+            bits.append(f"{self.score_label}: {score_text(self.score)} of 1")
         if self.n is not None:
             bits.append(f"cited as [{self.n}]")
         with Vertical(id="abstract-box"):
@@ -87,8 +89,8 @@ class AbstractModal(ModalScreen["PaperAction | None"]):
                 yield Static(render_abstract(self.evidence), id="abstract-body")
             yield Static("", id="abstract-legend")
             with Horizontal(id="abstract-buttons"):
-                yield Button("Ask about this paper", id="ask", variant="primary", compact=True)
-                yield Button("Papers like this", id="similar", compact=True)
+                yield Button("Ask about it", id="ask", variant="primary", compact=True)
+                yield Button("Papers like it", id="similar", compact=True)
                 yield Button("Copy reference", id="copy", compact=True)
                 yield Button("Close", id="close", compact=True)
         yield Footer()

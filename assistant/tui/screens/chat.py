@@ -7,7 +7,7 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
@@ -318,6 +318,15 @@ class ChatScreen(Screen[None]):
         else:
             options.focus()
 
+    def on_key(self, event: events.Key) -> None:
+        """Typing while the sources pane has the focus types into the question input (after
+        a listing the pane has it, for Enter and s; a question or /command still just types)."""
+        if event.is_printable and event.character and self.sources.options.has_focus:
+            event.stop()
+            event.prevent_default()
+            self.prompt.focus()
+            self.prompt.insert_text_at_cursor(event.character)
+
     def on_sources_pane_chosen(self, message: SourcesPane.Chosen) -> None:
         self.open_abstract(message.source, message.view)
 
@@ -328,8 +337,13 @@ class ChatScreen(Screen[None]):
         async def evidence() -> Any:
             return await app.core.run(app.session.relied_on, answer, source.paper)
 
+        listed = answer is not None and (answer.outcome == "listed" or answer.trend is not None)
+        label = ("on the topic" if answer is not None and answer.trend is not None else
+                 "like the paper listed" if listed else "answers the question")
         self.app.push_screen(AbstractModal(source.paper, score=source.score, n=source.n,
-                                           evidence=evidence if answer is not None else None),
+                                           score_label=label,
+                                           evidence=evidence if answer is not None and not listed
+                                           else None),
                              self.paper_chosen)
 
     def paper_chosen(self, chosen: PaperAction | None) -> None:

@@ -22,8 +22,10 @@ class PromptInput(Input):
     ]
 
     def __init__(self, **kwargs: Any) -> None:
+        # coming back to a half-typed question keeps it: focus never selects it all (a key
+        # would replace it)
         super().__init__(placeholder=PLACEHOLDER, suggester=SuggestFromList(
-            list(COMMANDS), case_sensitive=False), **kwargs)
+            list(COMMANDS), case_sensitive=False), select_on_focus=False, **kwargs)
         self.past: list[str] = []
         self._pos: int | None = None
         self._draft = ""
