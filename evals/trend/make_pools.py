@@ -3,6 +3,8 @@
     python evals/trend/make_pools.py ingest              # collection ml-years in bench/stores
     python evals/trend/make_pools.py pools OUT_DIR       # OUT_DIR/topic-NN.json, 12 topics
     python evals/trend/make_pools.py labels OUT_DIR      # -> evals/trend/labels.jsonl
+    python evals/trend/make_pools.py pools2 OUT_DIR      # round 2: 14 more topics, deeper
+    python evals/trend/make_pools.py labels2 OUT_DIR     # -> appended to labels.jsonl
 
 ``ml-years``: every multi-year fit venue of the ml-abstracts corpus (read from ../shared): COLT
 2011-24, ACML 2010-24, UAI 2019-24, CoRL 2021-25 and AutoML 2022-24, 2010-2025 in all.
@@ -70,6 +72,40 @@ TOPICS = {
     "large language models": "large pre-trained language models (LLMs, GPT-style models): "
                              "the paper builds on, studies or uses one centrally",
 }
+
+
+# Round 2 (after issue 26's first report, whose 7 test topics are dev from then on: their
+# figures were seen): broader topics among them, and a deeper sample, since round 1's test
+# topics showed that a broad topic has hundreds of papers beyond the top 60.
+TOPICS2 = {
+    "offline reinforcement learning": "reinforcement learning from a fixed dataset of logged "
+                                      "interactions, without collecting new ones",
+    "federated learning": "learning across many clients or devices that keep their data, "
+                          "sharing only model updates",
+    "sim-to-real transfer": "policies or models trained in simulation and transferred to real "
+                            "robots or the real world",
+    "active learning": "choosing which examples to label (or which queries to ask) to learn "
+                       "with fewer labels",
+    "clustering": "grouping data into clusters: clustering algorithms, objectives, their "
+                  "guarantees or their use as the paper's main method",
+    "Bayesian optimization": "optimising expensive black-box functions with a probabilistic "
+                             "surrogate and an acquisition function",
+    "autonomous driving": "self-driving vehicles: their perception, prediction, planning or "
+                          "control",
+    "semi-supervised learning": "learning from a few labelled and many unlabelled examples",
+    "PAC learning": "the PAC model of learning: sample complexity, learnability, VC or other "
+                    "dimensions, realisable or agnostic learning",
+    "Markov chain Monte Carlo": "MCMC sampling methods (Metropolis-Hastings, Gibbs, "
+                                "Langevin, Hamiltonian Monte Carlo ...) and their analysis",
+    "legged locomotion": "legged robots (quadrupeds, bipeds, humanoids) walking, running or "
+                         "otherwise moving on their legs",
+    "multi-task learning": "learning several tasks together (shared representations, task "
+                           "relations, multi-task or meta-learning across tasks)",
+    "matrix completion": "recovering a (low-rank) matrix or tensor from a subset of its "
+                         "entries or measurements",
+    "anomaly detection": "detecting anomalies, outliers or out-of-distribution inputs",
+}
+STRATA2 = {"top": 100, "near": (400, 60), "rest": 60}
 
 
 def topic_part(topic: str) -> str:
@@ -146,6 +182,64 @@ def labels(out: Path) -> int:
     return 0
 
 
+def pools2(out: Path, stores: Path) -> int:
+    """Round 2's samples: all of the union of BM25's and MiniLM's top 100, 60 of ranks
+    101-400 (search returns some 200), 60 of the rest."""
+    from assistant.index.embeddings import LocalEmbedder
+    from assistant.index.store import PaperStore
+    from assistant.search.retrieval import Retriever
+
+    retr = Retriever(store=PaperStore(collection=COLLECTION, embedder=LocalEmbedder(),
+                                      path=stores))
+    papers = {p.paper_id: p for p in retr.store.papers()}
+    out.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(SEED + 2)
+    strata_rows = []
+    for n, (topic, scope) in enumerate(TOPICS2.items(), 1):
+        runs = [[rp.paper.paper_id for rp in retr.search(topic, k=400, mode=m).papers]
+                for m in ("lexical", "dense")]
+        top = {p for run in runs for p in run[:100]}
+        near = {p for run in runs for p in run[100:]} - top
+        rest = set(papers) - top - near
+        picked = {"top": sorted(top), "near": rng.sample(sorted(near), min(60, len(near))),
+                  "rest": rng.sample(sorted(rest), min(60, len(rest)))}
+        pool = [p for ids in picked.values() for p in ids]
+        rng.shuffle(pool)
+        doc = {"topic": topic, "scope": scope,
+               "papers": [{"paper_id": p, "title": papers[p].title,
+                           "abstract": papers[p].abstract} for p in pool]}
+        (out / f"topic2-{n:02d}.json").write_text(json.dumps(doc, indent=1, ensure_ascii=False))
+        strata_rows.append({"topic": topic, "picked": picked,
+                            "sizes": {"top": len(top), "near": len(near), "rest": len(rest)}})
+    (out / "strata2.json").write_text(json.dumps(strata_rows))
+    print(f"{len(TOPICS2)} topics -> {out}")
+    return 0
+
+
+def labels2(out: Path) -> int:
+    """Round 2's labels appended to labels.jsonl (round 1's rows kept, marked round 1)."""
+    strata = {r["topic"]: r for r in json.loads((out / "strata2.json").read_text())}
+    rows, missing = [], []
+    for n, topic in enumerate(TOPICS2, 1):
+        lab_path = out / f"topic2-{n:02d}.labels.json"
+        lab = json.loads(lab_path.read_text()) if lab_path.exists() else {}
+        s = strata[topic]
+        if not all(p in lab for ids in s["picked"].values() for p in ids):
+            missing.append(topic)
+            continue
+        rows.append({"topic": topic, "scope": TOPICS2[topic], "part": topic_part(topic),
+                     "round": 2,
+                     "strata": {name: {"size": s["sizes"][name],
+                                       "labels": {p: int(lab[p]) for p in ids}}
+                                for name, ids in s["picked"].items()}})
+    old = [json.loads(x) for x in OUT.read_text().splitlines() if x.strip()]
+    old = [r for r in old if r.get("round", 1) == 1]
+    OUT.write_text("".join(json.dumps(r) + "\n" for r in old + rows))
+    print(f"{len(rows)} round-2 topics -> {OUT}" + (f"; left out: {', '.join(missing)}"
+                                                     if missing else ""))
+    return 0
+
+
 def main() -> int:
     cmd = sys.argv[1]
     stores = ROOT / "bench" / "stores"
@@ -153,6 +247,10 @@ def main() -> int:
         return ingest(stores)
     if cmd == "pools":
         return pools(Path(sys.argv[2]), stores)
+    if cmd == "pools2":
+        return pools2(Path(sys.argv[2]), stores)
+    if cmd == "labels2":
+        return labels2(Path(sys.argv[2]))
     return labels(Path(sys.argv[2]))
 
 
