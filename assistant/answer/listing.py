@@ -74,6 +74,15 @@ def chart_lines(t: Trend) -> list[str]:
     return lines
 
 
+def _venue(venue: str) -> str:
+    return venue.upper() if venue.islower() and len(venue) <= 8 else venue
+
+
+def _papers(t: Trend) -> str:
+    """"4,482 papers", or "1,128 UAI papers" when one venue is counted."""
+    return f"{t.papers:,} {_venue(t.venue)} papers" if t.venue else f"{t.papers:,} papers"
+
+
 def _years(known: Sequence[Year]) -> str:
     first, last = known[0].year, known[-1].year
     return f"from {first} to {last}" if last > first else f"of {first}"
@@ -108,15 +117,16 @@ def trend_answer(t: Trend, *, papers: Callable[[list[str]], list[Paper]],
     lines: list[str] = []
     outcome = LISTED
     if not known:
-        lines.append("No paper of this collection has a year: there is nothing to chart."
+        where = f"No {_venue(t.venue)} paper" if t.venue else "No paper"
+        lines.append(f"{where} of this collection has a year: there is nothing to chart."
                      if t.held is None else
-                     f"No paper of this collection is from the years asked: it holds "
+                     f"{where} of this collection is from the years asked: it holds "
                      f"{t.held[0]} to {t.held[1]}.")
         outcome = "near_miss"
     elif not t.members:
         closest = papers([m.paper_id for m in t.closest])
         best = max((m.score for m in t.closest), default=0.0)
-        lines.append(f"Nothing here is about “{t.topic}”: of the {t.papers:,} papers "
+        lines.append(f"Nothing here is about “{t.topic}”: of the {_papers(t)} "
                      f"{_years(known)}, the likeliest to be on it has a chance of {best:.2f}, "
                      f"below the {T_TOPIC:.2f} a topic needs."
                      + (" The closest: " + "; ".join(map(cite, closest)) + "." if closest
@@ -125,10 +135,10 @@ def trend_answer(t: Trend, *, papers: Callable[[list[str]], list[Paper]],
     else:
         first, last = known[0].year, known[-1].year
         if first == last:
-            lines.append(f"All {t.papers:,} papers here are from {first}: a trend needs papers "
+            lines.append(f"All {_papers(t)} here are from {first}: a trend needs papers "
                          "from several years.\n")
         verb = "is" if t.total_members == 1 else "are"
-        lines.append(f"**{t.total_members:,}** of the {t.papers:,} papers {_years(known)} "
+        lines.append(f"**{t.total_members:,}** of the {_papers(t)} {_years(known)} "
                      f"{verb} on “{t.topic}”, each paper judged on its own (its 0-1 chance "
                      f"of being on it is shown beside it; {T_MEMBER:.2f} or more counts).")
         lines.append(f"\nA bar a year: the topic's share of that year's papers (the longest "
@@ -161,7 +171,7 @@ def trend_answer(t: Trend, *, papers: Callable[[list[str]], list[Paper]],
 def trend_dict(t: Trend) -> dict[str, Any]:
     """What ``trend --json`` prints (and an answer keeps for the chat's chart)."""
     known = [y for y in t.years if y.total]
-    return {"topic": t.topic, "from": known[0].year if known else None,
+    return {"topic": t.topic, "venue": t.venue or None, "from": known[0].year if known else None,
             "to": known[-1].year if known else None, "papers": t.papers,
             "members": t.total_members, "years": [y.to_dict() for y in t.years],
             "periods": [{"from": p.start, "to": p.end, "members": p.members,

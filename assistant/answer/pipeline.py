@@ -156,7 +156,7 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     over_years = (None if said.follow_up or said.cjk or (filters and filters.paper_ids)
                   else trend_ask.read(question))
     if over_years is not None:  # "how has work on X changed since 2011?": a trend, not papers
-        result = over_the_years(question, over_years, retriever=retriever)
+        result = over_the_years(question, over_years, retriever=retriever, filters=filters)
         result.timings["total_ms"] = (time.perf_counter() - t0) * 1000
         yield Delta(result.text)
         yield Finished(result)
@@ -297,18 +297,27 @@ def _ground(result: Answer, retriever: Retriever) -> None:
     result.timings["ground_ms"] = (time.perf_counter() - t) * 1000
 
 
-def over_the_years(question: str, ask: trend_ask.TrendAsk, *, retriever: Retriever) -> Answer:
-    """A question about a topic over the years, answered by ``search.trend``: the chart and
-    the periods' papers (answer/listing.py)."""
+def over_the_years(question: str, ask: trend_ask.TrendAsk, *, retriever: Retriever,
+                   filters: Filters | None = None) -> Answer:
+    """A question about a topic over the years, answered by ``answer.trend``: the chart and
+    the periods' papers (answer/listing.py). A venue the collection holds, named in the topic
+    ("bandits at COLT") or given as a filter, counts that venue's papers only."""
     from assistant.answer.listing import trend_answer
     from assistant.answer.trend import trend
 
     index = retriever.index()
-    found = trend(ask.topic, index=index, embedder=retriever.store.embedder, start=ask.start,
-                  end=ask.end)
+    venues, _ = retriever.facets()
+    inferred = query_filters.infer(ask.topic, venues=venues, years=[], explicit=filters)
+    venue = inferred.venue
+    topic = trend_ask.topic_of(query_filters.stripped(ask.topic, {"venue": venue})) \
+        if venue else ask.topic
+    found = trend(topic or ask.topic, index=index, embedder=retriever.store.embedder,
+                  start=ask.start, end=ask.end, venue=venue)
     result = trend_answer(found, question=question,
                           papers=lambda ids: index.papers(ids) or retriever.store.papers(ids))
-    result.search_query = ask.topic
+    result.search_query = found.topic
+    if venue:
+        result.filters = {"venue": venue}
     return result
 
 

@@ -82,9 +82,10 @@ class Trend:
     years: list[Year]
     members: list[Member]  # best first
     periods: list[Period]
-    papers: int  # the collection's papers in the span
+    papers: int  # the collection's papers in the span (of the venue, when one is given)
     closest: list[Member] = field(default_factory=list)  # the best scored, members or not
     held: tuple[int, int] | None = None  # the collection's first and last year (None: no year)
+    venue: str = ""  # the one venue counted ("": every venue)
 
     @property
     def total_members(self) -> int:
@@ -92,17 +93,20 @@ class Trend:
 
 
 def trend(topic: str, *, index: ChunkIndex, embedder: Embedder, start: int | None = None,
-          end: int | None = None) -> Trend:
+          end: int | None = None, venue: str | None = None) -> Trend:
     """The topic's members and yearly shares over the collection's years (``start``-``end``
-    when given), and its periods with their first and central papers."""
+    when given), and its periods with their first and central papers; with ``venue``, only
+    that venue's papers count, members and totals alike."""
     import numpy as np
 
     ids = index.all_paper_ids
     years = index.paper_years()
+    if venue:  # another venue's papers are outside the span, as another year's are
+        years = np.where(index.paper_venues() == venue.lower(), years, 0)
     p = membership(scores(topic, index=index, embedder=embedder))
     known = years > 0
-    if not known.any():  # no paper has a year: nothing to chart
-        return Trend(topic, [], [], [], 0)
+    if not known.any():  # no paper has a year (of that venue): nothing to chart
+        return Trend(topic, [], [], [], 0, venue=venue or "")
     held = int(years[known].min()), int(years[known].max())
     lo, hi = max(held[0], start or held[0]), min(held[1], end or held[1])
     span = known & (years >= lo) & (years <= hi)
@@ -116,7 +120,7 @@ def trend(topic: str, *, index: ChunkIndex, embedder: Embedder, start: int | Non
     periods = _periods(members, [r for r in rows if r.total], index=index)
     nearest = np.argsort(-np.where(span, p, -1.0), kind="stable")[:NAMED + 1]
     closest = [Member(ids[i], int(years[i]), float(p[i])) for i in nearest if span[i]]
-    return Trend(topic, rows, members, periods, int(span.sum()), closest, held)
+    return Trend(topic, rows, members, periods, int(span.sum()), closest, held, venue or "")
 
 
 def _periods(members: list[Member], years: list[Year], *, index: ChunkIndex) -> list[Period]:

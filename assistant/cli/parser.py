@@ -107,6 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("topic", metavar="TOPIC", help="the topic, in quotes")
     p.add_argument("--from", dest="from_year", type=int, metavar="Y", help="first year")
     p.add_argument("--to", type=int, metavar="Y", help="last year")
+    p.add_argument("--venue", metavar="V", help="count this venue's papers only")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     common(p)
 

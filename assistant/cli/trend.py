@@ -31,7 +31,13 @@ def cmd_trend(args: argparse.Namespace) -> int:
     store = open_store(settings)
     retriever = Retriever.from_settings(settings, store=store)
     index = retriever.index()
-    found = trend(topic, index=index, embedder=store.embedder, start=start, end=end)
+    venue = args.venue
+    if venue and venue.lower() not in retriever.facets()[0]:
+        held = ", ".join(sorted(v.upper() for v in retriever.facets()[0])) or "none"
+        raise InputError(f"no {venue} papers in collection {store.name!r} (its venues: "
+                         f"{held}): give one of those to --venue, or leave it out")
+    found = trend(topic, index=index, embedder=store.embedder, start=start, end=end,
+                  venue=venue)
     answer = trend_answer(found, papers=lambda ids: index.papers(ids) or store.papers(ids))
     if args.json:
         assert answer.trend is not None

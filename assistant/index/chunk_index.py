@@ -453,6 +453,12 @@ class ChunkIndex:
         self.load()
         return self._years[self._first]
 
+    def paper_venues(self) -> np.ndarray:
+        """Each paper's venue, lower case ("" when none), rows of ``paper_ids_of``."""
+        self.load()
+        out: np.ndarray = self._venues[self._first]
+        return out
+
     def papers_holding(self, stem: str) -> np.ndarray:
         """Per paper: does one of its chunks hold this BM25 stem?"""
         import numpy as np

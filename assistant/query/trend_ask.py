@@ -48,7 +48,8 @@ _PATTERNS = [
 ]
 _LEAD = re.compile(r"^(?:the\s+|a\s+|an\s+|work\s+on\s+|research\s+on\s+|papers\s+on\s+|"
                    r"interest\s+in\s+|the\s+field\s+of\s+|the\s+topic\s+of\s+)+", re.IGNORECASE)
-_TAIL = re.compile(rf"\s+(?:{_TIME}|{_BODY}|in\s+this\s+collection|here)\s*$", re.IGNORECASE)
+_TAIL = re.compile(rf"\s+(?:{_TIME}|{_BODY}|in\s+this\s+collection|here|at|in|from|of|on)\s*$",
+                   re.IGNORECASE)
 
 
 # what a question word, a pronoun or "latest" leaves where a topic should be

@@ -27,8 +27,10 @@ OFF_TOPIC = ["medieval French poetry", "coral reef bleaching", "cheese ripening 
 
 @pytest.fixture(scope="module")
 def years_store(tmp_path_factory, embedder) -> PaperStore:
-    """The bundled papers, dated 2020-2026 in turn (a multi-year collection of 19)."""
-    papers = [replace(p, year=2020 + i % 7) for i, p in enumerate(bundled_papers())]
+    """The bundled papers, dated 2020-2026 in turn and at two venues (a multi-year collection
+    of 19)."""
+    papers = [replace(p, year=2020 + i % 7, venue=("ICML", "COLT")[i % 2])
+              for i, p in enumerate(bundled_papers())]
     path = tmp_path_factory.mktemp("years") / "store"
     store = PaperStore(collection="years", embedder=embedder, path=path, create=True)
     store.ingest(papers, source="test:years")
@@ -258,3 +260,26 @@ def test_years_the_collection_does_not_hold_are_said_so(years_store):
     assert answer.text == ("No paper of this collection is from the years asked: it holds "
                            "2020 to 2026.")
     assert answer.citations == [] and answer.outcome == "near_miss"
+
+
+def test_a_venue_counts_its_own_papers_only(years_store, capsys, monkeypatch):
+    from assistant.cli.main import main
+
+    index = Retriever(store=years_store).index()
+    colt = [p for p in years_store.papers() if p.venue == "COLT"]
+    for topic in [*topics_of(colt, 9), "watermarking"]:
+        t = trend(topic, index=index, embedder=years_store.embedder, venue="COLT")
+        assert {y.year: y.total for y in t.years if y.total} == dict(Counter(p.year for p in colt))
+        assert {m.paper_id for m in t.members} <= {p.paper_id for p in colt}
+        assert t.papers == len(colt) and t.venue == "COLT"
+    monkeypatch.setenv("ASSISTANT_STORE", str(years_store.location))
+    monkeypatch.setenv("ASSISTANT_COLLECTION", "years")
+    # a venue named in the question: that venue's papers, and a topic without it
+    assert main(["ask", "How has work on watermarking at COLT changed since 2021?",
+                 "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)["trend"]
+    assert got["topic"] == "watermarking" and got["venue"].lower() == "colt"
+    assert sum(y["total"] for y in got["years"]) == sum(1 for p in colt if p.year >= 2021)
+    assert main(["trend", "watermarking", "--venue", "NeurIPS"]) == 2
+    err = capsys.readouterr().err
+    assert "its venues: COLT, ICML" in err and len(err.strip().splitlines()) == 1
