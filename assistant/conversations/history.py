@@ -101,21 +101,23 @@ def _citations_json(answer: Answer) -> str:
 
 
 def _papers_json(answer: Answer) -> str:
-    return json.dumps([{"paper": rp.paper.to_dict(), "score": rp.score, "rank": rp.rank}
-                       for rp in answer.papers], ensure_ascii=False)
+    return json.dumps([{"paper": rp.paper.to_dict(), "score": rp.score, "rank": rp.rank,
+                        "verified": rp.verified} for rp in answer.papers], ensure_ascii=False)
 
 
 def _answer_from_row(row: sqlite3.Row) -> Answer:
     citations = [Citation(int(c["n"]), Paper.from_dict(c["paper"]))
                  for c in json.loads(row["citations"])]
-    papers = [RetrievedPaper(Paper.from_dict(p["paper"]), float(p["score"]), int(p["rank"]))
+    papers = [RetrievedPaper(Paper.from_dict(p["paper"]), float(p["score"]), int(p["rank"]),
+                             verified=p.get("verified"))  # older histories: not kept
               for p in json.loads(row["papers"])]
     # a history from before the support check has no `checks`: reading does not add it
     checks = json.loads(dict(row).get("checks") or "{}")
     grounded = Grounding.from_dict(checks["grounding"]) if checks.get("grounding") else None
     return Answer(row["question"], row["answer"], row["backend"], row["model"], citations, papers,
                   bool(row["refused"]), usage=json.loads(row["usage"]), cut=bool(row["cut"]),
-                  outcome=checks.get("outcome", "answered"), grounding=grounded)
+                  outcome=checks.get("outcome", "answered"), grounding=grounded,
+                  trend=checks.get("trend"))
 
 
 def _in_memory() -> sqlite3.Connection:
@@ -129,7 +131,8 @@ def _in_memory() -> sqlite3.Connection:
 def _checks_json(answer: Answer) -> str:
     """What the answer was judged: its outcome and every sentence's support check."""
     return json.dumps({"outcome": answer.outcome,
-                       "grounding": answer.grounding.to_dict() if answer.grounding else None})
+                       "grounding": answer.grounding.to_dict() if answer.grounding else None,
+                       **({"trend": answer.trend} if answer.trend is not None else {})})
 
 
 def _foreign(db: sqlite3.Connection) -> str | None:

@@ -248,6 +248,18 @@ def test_the_chat_shows_the_chart_and_the_periods_papers(years_store, monkeypatc
                 (c.paper.paper_id, c.n) for c in answer.citations]
             on_topic = {p["paper_id"]: p["score"] for p in answer.trend["papers_on_topic"]}
             assert all(round(s.score, 3) == on_topic[s.paper.paper_id] for s in shown)
+            # saved with its chart and scores: a resumed conversation draws them again
+            from assistant.conversations.history import History
+
+            cid = app.chat.conversation_id
+            saved = History(app.settings.history).get(cid).turns[0].answer
+            assert saved.trend == answer.trend
+            assert [rp.verified for rp in saved.papers] == [rp.verified for rp in answer.papers]
+            await app.chat.show_conversation(cid, [saved])
+            await pilot.pause()
+            again = app.chat.views[-1]
+            assert again.query_one(".chart", Sparkline).display
+            assert [s.score for s in app.chat.sources.sources] == [s.score for s in shown]
 
     run()
 
