@@ -305,16 +305,14 @@ def over_the_years(question: str, ask: trend_ask.TrendAsk, *, retriever: Retriev
     from assistant.answer.listing import trend_answer
     from assistant.answer.trend import trend
 
-    index = retriever.index()
     venues, _ = retriever.facets()
     inferred = query_filters.infer(ask.topic, venues=venues, years=[], explicit=filters)
     venue = inferred.venue
     topic = trend_ask.topic_of(query_filters.stripped(ask.topic, {"venue": venue})) \
         if venue else ask.topic
-    found = trend(topic or ask.topic, index=index, embedder=retriever.store.embedder,
+    found = trend(topic or ask.topic, index=retriever.index(), embedder=retriever.store.embedder,
                   start=ask.start, end=ask.end, venue=venue)
-    result = trend_answer(found, question=question,
-                          papers=lambda ids: index.papers(ids) or retriever.store.papers(ids))
+    result = trend_answer(found, question=question, papers=retriever.papers)
     result.search_query = found.topic
     if venue:
         result.filters = {"venue": venue}

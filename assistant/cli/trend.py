@@ -19,7 +19,7 @@ def cmd_trend(args: argparse.Namespace) -> int:
     from assistant.answer.listing import trend_answer
     from assistant.answer.trend import trend
     from assistant.query.trend_ask import topic_of
-    from assistant.search.retrieval import Retriever
+    from assistant.search.retrieval import Filters, Retriever
 
     topic = topic_of(args.topic)
     if not topic:
@@ -31,14 +31,10 @@ def cmd_trend(args: argparse.Namespace) -> int:
     store = open_store(settings)
     retriever = Retriever.from_settings(settings, store=store)
     index = retriever.index()
-    venue = args.venue
-    if venue and venue.lower() not in retriever.facets()[0]:
-        held = ", ".join(sorted(v.upper() for v in retriever.facets()[0])) or "none"
-        raise InputError(f"no {venue} papers in collection {store.name!r} (its venues: "
-                         f"{held}): give one of those to --venue, or leave it out")
+    retriever.check_filters(Filters(venue=args.venue))  # a venue it lacks: one line naming those
     found = trend(topic, index=index, embedder=store.embedder, start=start, end=end,
-                  venue=venue)
-    answer = trend_answer(found, papers=lambda ids: index.papers(ids) or store.papers(ids))
+                  venue=args.venue)
+    answer = trend_answer(found, papers=retriever.papers)
     if args.json:
         assert answer.trend is not None
         print_json({**answer.trend, "text": answer.text,

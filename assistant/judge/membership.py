@@ -65,10 +65,10 @@ def scores(topic: str, *, index: ChunkIndex, embedder: Embedder) -> dict[str, np
     about = best(embedder.embed_query(f"a paper about {topic}"))
     lex = np.maximum(index.paper_max(index.lexical_scores(topic)), 0.0)
     terms = query_terms(topic) or tokenize([topic])[0]
-    idf = stats_for(index).idf(terms)
+    stats = stats_for(index)
+    idf = stats.idf(terms)
     total = sum(idf.values()) or 1.0
     wcov = np.zeros(len(dense), dtype=np.float32)
-    stats = stats_for(index)
     oov = 0.0  # the share of the topic's weight in words this collection never uses
     for term, weight in idf.items():
         wcov += index.papers_holding(term).astype(np.float32) * (weight / total)

@@ -251,6 +251,12 @@ class Retriever:
         found = self.translation(query)
         return (found.query, found.searched) if found.query else (query, query)
 
+    def papers(self, ids: list[str]) -> list[Paper]:
+        """The paper records of these ids, in that order: read from the index, or from the
+        store when the index keeps no records (an older one)."""
+        kept = self.index().papers(ids)
+        return kept if kept is not None else self.store.papers(ids)
+
     def paper_titled(self, title: str, *, start: bool = False) -> Paper | None:
         """The paper whose title (as written or as shown) is ``title``, if this collection has
         it; ``start``: or whose title starts with it, a word at a time ("IPMark", "dype")."""
@@ -426,8 +432,7 @@ class Retriever:
         dense, lexical = sides.dense, sides.lexical
         t3 = time.perf_counter()
         head = [pid for pid, _ in order[: k + 2]]
-        kept = self.index().papers(head)
-        papers = {p.paper_id: p for p in (kept if kept is not None else self.store.papers(head))}
+        papers = {p.paper_id: p for p in self.papers(head)}
         out: list[RetrievedPaper] = []
         for pid, score in order:
             paper = papers.get(pid)

@@ -90,8 +90,7 @@ def similar(abstract: str, *, retriever: Retriever, facet: str | None = None, k:
                   for p in set(scores) | set(part)}
         dense = {**dense, **{p: v for p, (v, _) in fsides.dense.items()}}
     best = sorted(scores, key=lambda p: -scores[p])[:k]
-    papers = {p.paper_id: p for p in (retriever.index().papers(best)
-                                      or retriever.store.papers(best))}
+    papers = {p.paper_id: p for p in retriever.papers(best)}
     out: list[Similar] = []
     for pid in best:
         paper = papers.get(pid)
