@@ -43,7 +43,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import natural  # noqa: E402
-from report import split_option, write_results  # noqa: E402
+from report import check_fit, split_option, write_results  # noqa: E402
 
 from assistant.index.embeddings import LocalEmbedder  # noqa: E402
 from assistant.index.store import PaperStore  # noqa: E402
@@ -207,8 +207,7 @@ def main() -> int:
     ap.add_argument("--fit", action="store_true", help="choose the cut-offs (dev only)")
     split_option(ap)
     args = ap.parse_args()
-    if args.fit and args.split != "dev":
-        ap.error("--fit reads dev only")
+    check_fit(ap, args)
     rs, ss = rows(args.split, args.stores), survey_rows(args.split, args.stores)
     cut = fit(rs, ss) if args.fit else ans.TRANSLATED
     figures = {"cutoffs": asdict(cut), **rates(rs, cut), **survey_rates(ss, cut)}

@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import natural  # noqa: E402
-from report import split_option, write_results  # noqa: E402
+from report import check_fit, split_option, write_results  # noqa: E402
 
 from assistant.evaluation.metrics import fit_logistic  # noqa: E402
 from assistant.index.chunk_index import index_dir  # noqa: E402
@@ -92,8 +92,7 @@ def main() -> int:
     ap.add_argument("--fit", action="store_true", help="fit the weights and cut-offs (dev)")
     split_option(ap)
     args = ap.parse_args()
-    if args.fit and args.split != "dev":
-        ap.error("--fit reads dev only")
+    check_fit(ap, args)
     x, y, top1 = rows(args.split, args.stores)
     wd, td = ans.W_ZH_DOMAIN, ans.T_ZH_DOMAIN
     wa: Any = None  # the shipped decision never answers (answerability.decide_multilingual)

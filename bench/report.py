@@ -72,6 +72,21 @@ def check_fit(ap: argparse.ArgumentParser, args: argparse.Namespace) -> None:
         ap.exit(2, f"{ap.prog}: error: --fit fits on dev only; it cannot run with --split test\n")
 
 
+def write_timing(name: str, what: str, papers: int, times_ms: list[float]) -> Path:
+    """A speed figure (``--scale``): the p50 and p95 of ``times_ms`` over a collection of
+    ``papers``, printed and written as bench/results/<name>.json."""
+    from assistant.evaluation.metrics import percentile
+
+    figures = {"papers": papers, "calls": len(times_ms),
+               "ms_p50": round(percentile(times_ms, 0.5), 1),
+               "ms_p95": round(percentile(times_ms, 0.95), 1)}
+    print(f"{what} over {papers} papers: p50 {figures['ms_p50']} ms, p95 {figures['ms_p95']} "
+          f"ms ({len(times_ms)} calls)")
+    path = write_results(name, "test", figures)
+    print(path.relative_to(ROOT))
+    return path
+
+
 def git_commit() -> tuple[str, bool]:
     """(short HEAD, whether the work tree has changes)."""
     def git(*a: str) -> str:

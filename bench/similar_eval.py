@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from report import split_option, write_results  # noqa: E402
+from report import split_option, write_results, write_timing  # noqa: E402
 
 from assistant.evaluation.metrics import percentile  # noqa: E402
 from assistant.evaluation.splits import paper_part  # noqa: E402
@@ -74,12 +74,7 @@ def timing(store: Path, collection: str) -> int:
             t = time.perf_counter()
             similar(q.abstract, retriever=retr, facet=facet, k=K, exclude=[q.paper_id])
             times.append((time.perf_counter() - t) * 1000)
-    papers = retr.index().paper_count
-    figures = {"papers": papers, "calls": len(times), "ms_p50": round(percentile(times, 0.5), 1),
-               "ms_p95": round(percentile(times, 0.95), 1)}
-    print(f"similar over {papers} papers: p50 {figures['ms_p50']} ms, p95 {figures['ms_p95']} "
-          f"ms ({len(times)} calls)")
-    print(write_results("similar_scale", "test", figures).relative_to(ROOT))
+    write_timing("similar_scale", "similar", retr.index().paper_count, times)
     return 0
 
 

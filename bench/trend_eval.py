@@ -42,10 +42,9 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import numpy as np  # noqa: E402
-from report import check_fit, split_option, write_results  # noqa: E402
+from report import check_fit, split_option, write_results, write_timing  # noqa: E402
 
 from assistant.answer import trend as tr  # noqa: E402
-from assistant.evaluation.metrics import percentile  # noqa: E402
 from assistant.index.embeddings import LocalEmbedder  # noqa: E402
 from assistant.index.store import PaperStore  # noqa: E402
 from assistant.judge import membership as mb  # noqa: E402
@@ -199,12 +198,7 @@ def timing(store: Path, collection: str) -> int:
             t = time.perf_counter()
             tr.trend(topic, index=index, embedder=emb)
             times.append((time.perf_counter() - t) * 1000)
-    figures = {"papers": index.paper_count, "calls": len(times),
-               "ms_p50": round(percentile(times, 0.5), 1),
-               "ms_p95": round(percentile(times, 0.95), 1)}
-    print(f"trend over {figures['papers']} papers: p50 {figures['ms_p50']} ms, p95 "
-          f"{figures['ms_p95']} ms ({len(times)} calls)")
-    print(write_results("trend_scale", "test", figures).relative_to(ROOT))
+    write_timing("trend_scale", "trend", index.paper_count, times)
     return 0
 
 

@@ -3,8 +3,8 @@
     python evals/trend/make_pools.py ingest              # collection ml-years in bench/stores
     python evals/trend/make_pools.py pools OUT_DIR       # OUT_DIR/topic-NN.json, 12 topics
     python evals/trend/make_pools.py labels OUT_DIR      # -> evals/trend/labels.jsonl
-    python evals/trend/make_pools.py pools2 OUT_DIR      # round 2: 14 more topics, deeper
-    python evals/trend/make_pools.py labels2 OUT_DIR     # -> appended to labels.jsonl
+    python evals/trend/make_pools.py pools OUT_DIR 2     # round 2: 14 more topics, deeper
+    python evals/trend/make_pools.py labels OUT_DIR 2    # -> labels.jsonl, round 1 kept
 
 ``ml-years``: every multi-year fit venue of the ml-abstracts corpus (read from ../shared): COLT
 2011-24, ACML 2010-24, UAI 2019-24, CoRL 2021-25 and AutoML 2022-24, 2010-2025 in all.
@@ -12,7 +12,7 @@
 Twelve topics, as a researcher names one (``TOPICS``, each with the scope a helper judges by),
 are dev or test by the split registry (a question about no paper: its own id's hash). Each
 topic's sample is stratified so that precision and recall can be estimated over the whole
-collection, not only over what a search found (``STRATA``):
+collection, not only over what a search found (``ROUNDS``; round 1's):
 
 - ``top``: the union of the 60 best papers by BM25 and by MiniLM for the topic's name, all judged;
 - ``near``: the union of ranks 61-300 of either search, less ``top``: 50 drawn at random;
@@ -30,6 +30,7 @@ from __future__ import annotations
 import json
 import random
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -42,7 +43,6 @@ VENUES = ([("colt", y) for y in range(2011, 2025)] + [("acml", y) for y in range
           + [("automl", y) for y in range(2022, 2025)])
 OUT = HERE / "labels.jsonl"
 SEED = 2612
-STRATA = {"top": (60, None), "near": (300, 50), "rest": (None, 30)}  # depth, sample
 
 TOPICS = {
     "bandits": "bandit problems (multi-armed, contextual, linear, combinatorial, dueling ...): "
@@ -105,7 +105,22 @@ TOPICS2 = {
                          "entries or measurements",
     "anomaly detection": "detecting anomalies, outliers or out-of-distribution inputs",
 }
-STRATA2 = {"top": 100, "near": (400, 60), "rest": 60}
+
+
+@dataclass(frozen=True)
+class Round:
+    topics: dict[str, str]
+    prefix: str  # the helpers' files: PREFIX-NN.json, PREFIX-NN.labels.json
+    strata: str  # the file of each topic's strata
+    top: int  # each search's best, all judged
+    depth: int  # searched to this rank: ``near`` is the rest of it
+    near: int  # drawn from near
+    rest: int  # drawn from every other paper
+    seed: int
+
+
+ROUNDS = {1: Round(TOPICS, "topic", "strata.json", 60, 300, 50, 30, SEED),
+          2: Round(TOPICS2, "topic2", "strata2.json", 100, 400, 60, 60, SEED + 2)}
 
 
 def topic_part(topic: str) -> str:
@@ -128,115 +143,68 @@ def ingest(stores: Path) -> int:
     return 0
 
 
-def pools(out: Path, stores: Path) -> int:
+def pools(out: Path, stores: Path, n_round: int = 1) -> int:
+    """One round's samples (``ROUNDS``): all of the union of BM25's and MiniLM's best ``top``
+    for each topic's name, ``near`` drawn from their next ranks (to ``depth``: search returns
+    some 200), ``rest`` drawn from every other paper; a file a topic, and the strata."""
     from assistant.index.embeddings import LocalEmbedder
     from assistant.index.store import PaperStore
     from assistant.search.retrieval import Retriever
 
+    rnd = ROUNDS[n_round]
     retr = Retriever(store=PaperStore(collection=COLLECTION, embedder=LocalEmbedder(),
                                       path=stores))
     papers = {p.paper_id: p for p in retr.store.papers()}
     out.mkdir(parents=True, exist_ok=True)
-    rng = random.Random(SEED)
+    rng = random.Random(rnd.seed)
     strata_rows = []
-    for n, (topic, scope) in enumerate(TOPICS.items(), 1):
-        runs = [[rp.paper.paper_id for rp in retr.search(topic, k=300, mode=m).papers]
+    for n, (topic, scope) in enumerate(rnd.topics.items(), 1):
+        runs = [[rp.paper.paper_id for rp in retr.search(topic, k=rnd.depth, mode=m).papers]
                 for m in ("lexical", "dense")]
-        top = {p for run in runs for p in run[:60]}
-        near = {p for run in runs for p in run[60:]} - top
+        top = {p for run in runs for p in run[:rnd.top]}
+        near = {p for run in runs for p in run[rnd.top:]} - top
         rest = set(papers) - top - near
         picked = {"top": sorted(top),
-                  "near": rng.sample(sorted(near), min(50, len(near))),
-                  "rest": rng.sample(sorted(rest), min(30, len(rest)))}
+                  "near": rng.sample(sorted(near), min(rnd.near, len(near))),
+                  "rest": rng.sample(sorted(rest), min(rnd.rest, len(rest)))}
         sizes = {"top": len(top), "near": len(near), "rest": len(rest)}
         pool = [p for ids in picked.values() for p in ids]
         rng.shuffle(pool)
         doc = {"topic": topic, "scope": scope,
                "papers": [{"paper_id": p, "title": papers[p].title,
                            "abstract": papers[p].abstract} for p in pool]}
-        (out / f"topic-{n:02d}.json").write_text(json.dumps(doc, indent=1, ensure_ascii=False))
+        (out / f"{rnd.prefix}-{n:02d}.json").write_text(json.dumps(doc, indent=1,
+                                                                   ensure_ascii=False))
         strata_rows.append({"topic": topic, "sizes": sizes, "picked": picked})
-    (out / "strata.json").write_text(json.dumps(strata_rows))
-    print(f"{len(TOPICS)} topics -> {out}")
+    (out / rnd.strata).write_text(json.dumps(strata_rows))
+    print(f"{len(rnd.topics)} topics -> {out}")
     return 0
 
 
-def labels(out: Path) -> int:
-    strata = {r["topic"]: r for r in json.loads((out / "strata.json").read_text())}
+def labels(out: Path, n_round: int = 1) -> int:
+    """One round's labels into labels.jsonl (the other rounds' rows kept); round 1's rows
+    carry no ``round`` (read as 1)."""
+    rnd = ROUNDS[n_round]
+    strata = {r["topic"]: r for r in json.loads((out / rnd.strata).read_text())}
     rows, missing = [], []
-    for n, topic in enumerate(TOPICS, 1):
-        lab_path = out / f"topic-{n:02d}.labels.json"
-        lab = json.loads(lab_path.read_text()) if lab_path.exists() else {}
-        s = strata[topic]
-        judged = [p for ids in s["picked"].values() for p in ids]
-        if not all(p in lab for p in judged):
-            missing.append(topic)
-            continue
-        rows.append({"topic": topic, "scope": TOPICS[topic], "part": topic_part(topic),
-                     "strata": {name: {"size": s["sizes"][name],
-                                       "labels": {p: int(lab[p]) for p in ids}}
-                                for name, ids in s["picked"].items()}})
-    OUT.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    print(f"{len(rows)} labelled topics -> {OUT}" + (f"; left out: {', '.join(missing)}"
-                                                      if missing else ""))
-    return 0
-
-
-def pools2(out: Path, stores: Path) -> int:
-    """Round 2's samples: all of the union of BM25's and MiniLM's top 100, 60 of ranks
-    101-400 (search returns some 200), 60 of the rest."""
-    from assistant.index.embeddings import LocalEmbedder
-    from assistant.index.store import PaperStore
-    from assistant.search.retrieval import Retriever
-
-    retr = Retriever(store=PaperStore(collection=COLLECTION, embedder=LocalEmbedder(),
-                                      path=stores))
-    papers = {p.paper_id: p for p in retr.store.papers()}
-    out.mkdir(parents=True, exist_ok=True)
-    rng = random.Random(SEED + 2)
-    strata_rows = []
-    for n, (topic, scope) in enumerate(TOPICS2.items(), 1):
-        runs = [[rp.paper.paper_id for rp in retr.search(topic, k=400, mode=m).papers]
-                for m in ("lexical", "dense")]
-        top = {p for run in runs for p in run[:100]}
-        near = {p for run in runs for p in run[100:]} - top
-        rest = set(papers) - top - near
-        picked = {"top": sorted(top), "near": rng.sample(sorted(near), min(60, len(near))),
-                  "rest": rng.sample(sorted(rest), min(60, len(rest)))}
-        pool = [p for ids in picked.values() for p in ids]
-        rng.shuffle(pool)
-        doc = {"topic": topic, "scope": scope,
-               "papers": [{"paper_id": p, "title": papers[p].title,
-                           "abstract": papers[p].abstract} for p in pool]}
-        (out / f"topic2-{n:02d}.json").write_text(json.dumps(doc, indent=1, ensure_ascii=False))
-        strata_rows.append({"topic": topic, "picked": picked,
-                            "sizes": {"top": len(top), "near": len(near), "rest": len(rest)}})
-    (out / "strata2.json").write_text(json.dumps(strata_rows))
-    print(f"{len(TOPICS2)} topics -> {out}")
-    return 0
-
-
-def labels2(out: Path) -> int:
-    """Round 2's labels appended to labels.jsonl (round 1's rows kept, marked round 1)."""
-    strata = {r["topic"]: r for r in json.loads((out / "strata2.json").read_text())}
-    rows, missing = [], []
-    for n, topic in enumerate(TOPICS2, 1):
-        lab_path = out / f"topic2-{n:02d}.labels.json"
+    for n, topic in enumerate(rnd.topics, 1):
+        lab_path = out / f"{rnd.prefix}-{n:02d}.labels.json"
         lab = json.loads(lab_path.read_text()) if lab_path.exists() else {}
         s = strata[topic]
         if not all(p in lab for ids in s["picked"].values() for p in ids):
             missing.append(topic)
             continue
-        rows.append({"topic": topic, "scope": TOPICS2[topic], "part": topic_part(topic),
-                     "round": 2,
+        rows.append({"topic": topic, "scope": rnd.topics[topic], "part": topic_part(topic),
+                     **({"round": n_round} if n_round > 1 else {}),
                      "strata": {name: {"size": s["sizes"][name],
                                        "labels": {p: int(lab[p]) for p in ids}}
                                 for name, ids in s["picked"].items()}})
-    old = [json.loads(x) for x in OUT.read_text().splitlines() if x.strip()]
-    old = [r for r in old if r.get("round", 1) == 1]
-    OUT.write_text("".join(json.dumps(r) + "\n" for r in old + rows))
-    print(f"{len(rows)} round-2 topics -> {OUT}" + (f"; left out: {', '.join(missing)}"
-                                                     if missing else ""))
+    old = [json.loads(x) for x in OUT.read_text().splitlines() if x.strip()] \
+        if OUT.exists() else []
+    kept = [r for r in old if r.get("round", 1) != n_round]
+    OUT.write_text("".join(json.dumps(r) + "\n" for r in kept + rows))
+    print(f"{len(rows)} round-{n_round} topics -> {OUT}" + (
+        f"; left out: {', '.join(missing)}" if missing else ""))
     return 0
 
 
@@ -245,13 +213,10 @@ def main() -> int:
     stores = ROOT / "bench" / "stores"
     if cmd == "ingest":
         return ingest(stores)
+    n_round = int(sys.argv[3]) if len(sys.argv) > 3 else 1
     if cmd == "pools":
-        return pools(Path(sys.argv[2]), stores)
-    if cmd == "pools2":
-        return pools2(Path(sys.argv[2]), stores)
-    if cmd == "labels2":
-        return labels2(Path(sys.argv[2]))
-    return labels(Path(sys.argv[2]))
+        return pools(Path(sys.argv[2]), stores, n_round)
+    return labels(Path(sys.argv[2]), n_round)
 
 
 if __name__ == "__main__":
