@@ -72,6 +72,12 @@ class Answer:
     grounding: grounding.Grounding | None = None  # per-sentence support and attribution
     trend: dict[str, Any] | None = None  # a topic over the years (answer/listing.py)
 
+    @property
+    def listed(self) -> bool:
+        """A list made from the collection (papers like one, a topic over the years), not an
+        answer written to a question: nothing in it is generated (answer/listing.py)."""
+        return self.outcome == "listed" or self.trend is not None
+
     def references(self) -> str:
         return "\n".join(f"[{c.n}] {c.paper.reference()}" for c in self.citations)
 

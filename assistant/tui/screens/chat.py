@@ -337,7 +337,7 @@ class ChatScreen(Screen[None]):
         async def evidence() -> Any:
             return await app.core.run(app.session.relied_on, answer, source.paper)
 
-        listed = answer is not None and (answer.outcome == "listed" or answer.trend is not None)
+        listed = answer is not None and answer.listed
         label = ("on the topic" if answer is not None and answer.trend is not None else
                  "like the paper listed" if listed else "answers the question")
         self.app.push_screen(AbstractModal(source.paper, score=source.score, n=source.n,

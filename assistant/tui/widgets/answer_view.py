@@ -122,7 +122,7 @@ class AnswerView(Vertical, can_focus=True):
         parts = [Content.styled(f" {describe_backend(answer.backend, answer.model)} ",
                                 f"bold $text-{'success' if kind == 'offline' else 'primary'} "
                                 f"on $surface"),]
-        if answer.trend is not None or answer.outcome == "listed":
+        if answer.listed:
             parts.append(Content.styled("  listed from the collection: nothing written",
                                         "$text-muted"))
         elif answer.backend == "extractive" and answer.citations:  # a refusal quotes nothing

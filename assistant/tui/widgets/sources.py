@@ -52,7 +52,7 @@ def sources_of(view: AnswerView) -> list[Source]:
     ids = {s.paper.paper_id for s in cited}
     other = [Source(rp.paper, rp.verified, None, rp.rank) for rp in view.retrieved
              if rp.paper.paper_id not in ids]
-    if view.answer is not None and view.answer.outcome == "listed":
+    if view.answer is not None and view.answer.listed:
         return cited + other
     return _by_score(cited) + _by_score(other)
 
