@@ -21,20 +21,22 @@ on), and no test paper's text enters a pair. Kinds of pairs (label 1 = the paper
   carry it nor use the phrase (0);
 - ``off``: an ML question with a SciFact abstract and a SciFact claim with an ML paper (0);
 - ``natural`` / ``natural-hard``: a question written in a researcher's own words by a helper who
-  saw only the abstract (train/natural-train.jsonl: dev papers of ml-large and ml-theory that no
-  evaluation question is about; evals/natural/README.md has the recipe) with its paper (1), and
-  with the closest other dev papers our retrieval ranks for it in its collection (0); each
-  natural pair is written ``--natural-weight`` times (they are a few hundred beside thousands of
-  TL;DR pairs, and they are the questions users ask);
+  saw only the abstract (train/natural-train.jsonl: dev papers that no evaluation question or
+  survey pool is about; round 1 of ml-large and ml-theory, round 2 (``"round": 2``) of ml-years'
+  venues the first never read and more of the two; evals/natural/README.md has the recipe) with
+  its paper (1), and with the closest other dev papers our retrieval ranks for it in its
+  collection (0); each natural pair is written ``--natural-weight`` times (1 since round 2, which
+  made them about 40% of the pairs; 2 for round 1 alone);
 - ``contentless``: a question with nothing to search for ("what is it?", "the", "???") with a
   dev paper (0): the shipped verifier scored such input 0.9+ against any paper.
 
 Every passage is what the verifier reads at run time (``assistant.judge.verifier.passage``):
 the title, then the abstract from the sentence before its best match with the question.
 
-Needs bench/stores (`make bench-scifact bench-large`). Writes counts per kind to stdout and the
-ids of every paper a pair reads to train/verifier-papers.json (committed). The pairs
-file is derived from ../shared data and is not committed (train/data/ is ignored).
+Needs bench/stores (`make bench-scifact bench-large`, which makes ml-years too). Writes counts
+per kind to stdout and the ids of every paper a pair reads to train/verifier-papers.json
+(committed). The pairs file is derived from ../shared data and is not committed (train/data/
+is ignored).
 """
 
 from __future__ import annotations
@@ -61,6 +63,11 @@ from assistant.search.retrieval import Retriever  # noqa: E402
 SHARED = ROOT.parent / "shared"
 FIT_VENUES = {("iclr", 2017), ("iclr", 2018), ("corl", 2022), ("corl", 2023), ("nips", 2018)}
 THEORY_VENUES = {("colt", y) for y in range(2011, 2025)} | {("uai", y) for y in range(2019, 2025)}
+# the second round's collection (evals/trend/make_pools.py ingest): THEORY_VENUES and the
+# venues the first round never read (ACML 2010-24, AutoML 2022-24, CoRL 2021-25)
+YEARS_VENUES = (THEORY_VENUES | {("acml", y) for y in range(2010, 2025)}
+                | {("automl", y) for y in range(2022, 2025)}
+                | {("corl", y) for y in range(2021, 2026)})
 NATURAL = ROOT / "train" / "natural-train.jsonl"
 CONTENTLESS = ("what is it?", "the", "???", "Which paper?", "Tell me more.", "paper",
                "Is there a paper about this?", "What does it do?", "and so on", "Any ideas?",
@@ -96,7 +103,7 @@ def main() -> int:
     ap.add_argument("--stores", type=Path, default=ROOT / "bench" / "stores")
     ap.add_argument("--hard", type=int, default=3, help="hard negatives per query")
     ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--natural-weight", type=int, default=2,
+    ap.add_argument("--natural-weight", type=int, default=1,
                     help="times each natural pair is written")
     ap.add_argument("--topics", type=int, default=0,
                     help="keyword topic questions (0: none, as the shipped verifier was trained; "
@@ -186,7 +193,9 @@ def main() -> int:
     # the closest other dev papers of their collection
     theory = ml_dev_papers(THEORY_VENUES)
     pools = {"ml-large": (ml_retr, ml), "ml-theory": (Retriever(store=PaperStore(
-        collection="ml-theory", embedder=emb, path=args.stores)), theory)}
+        collection="ml-theory", embedder=emb, path=args.stores)), theory),
+        "ml-years": (Retriever(store=PaperStore(collection="ml-years", embedder=emb,
+                                                path=args.stores)), ml_dev_papers(YEARS_VENUES))}
     for line in NATURAL.read_text().splitlines():
         item = json.loads(line)
         if item["kind"] != "lookup":  # the verifier reads English

@@ -2,6 +2,7 @@
 
     python evals/natural/assemble.py BATCH_DIR OUT_DIR     # batch-NN.json + batch-NN.jsonl
     python evals/natural/assemble.py --training DIR   # -> train/natural-train.jsonl
+    python evals/natural/assemble.py --training2 DIR  # its round 2, added to round 1's lines
 
 Each helper saw one or two batches of abstracts (make_batches.py) and nothing else, and wrote
 questions of the kinds in ../shared/QUESTIONS.md; check.py held them to its rules. Here each
@@ -51,7 +52,41 @@ def training(where: Path) -> int:
     return 0
 
 
+def training2(where: Path) -> int:
+    """Round 2 of the verifier's training questions (make_batches.py --training2: DIR holds
+    ``train2-NN.json`` and the helper's ``train2-NN.questions.jsonl``), tagged ``"round": 2``
+    and written after round 1's lines, which are kept as they are."""
+    from make_batches import used_papers
+
+    target = HERE.parents[1] / "train" / "natural-train.jsonl"
+    kept = [line for line in target.read_text(encoding="utf-8").splitlines()
+            if line.strip() and json.loads(line).get("round") != 2]
+    asked = used_papers() - {p for line in kept for p in json.loads(line)["papers"]}
+    out, dropped = [], 0
+    for path in sorted(where.glob("train2-*.questions.jsonl")):
+        name = path.name.removesuffix(".questions.jsonl")
+        batch = json.loads((where / f"{name}.json").read_text())
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if not line.strip():
+                continue
+            errors, _ = check(batch, [line])
+            q = json.loads(line) if not errors or all("at most half" in e for e in errors) \
+                else None
+            if q is None or q["kind"] != "lookup" or set(q["paper_ids"]) & asked:
+                dropped += 1
+                continue
+            out.append(json.dumps({"id": f"{name}-{n:03d}", "collection": batch["collection"],
+                                   "kind": "lookup", "papers": q["paper_ids"],
+                                   "question": q["question"], "round": 2}, ensure_ascii=False))
+    target.write_text("".join(line + "\n" for line in kept + out))
+    print(f"{len(out)} round-2 training questions ({dropped} dropped), {len(kept)} of round 1 "
+          f"kept -> {target}")
+    return 0
+
+
 def main() -> int:
+    if sys.argv[1] == "--training2":
+        return training2(Path(sys.argv[2]))
     if sys.argv[1] == "--training":
         return training(Path(sys.argv[2]))
     batches, answers = Path(sys.argv[1]), Path(sys.argv[2])

@@ -3,6 +3,7 @@
     python evals/natural/make_batches.py OUT_DIR      # OUT_DIR/batch-NN.json, never committed
     python evals/natural/make_batches.py --ingest bench/stores   # collection ml-theory (~2 min)
     python evals/natural/make_batches.py --training OUT_DIR BATCH_DIR   # the verifier's batches
+    python evals/natural/make_batches.py --training2 OUT_DIR     # its second round, wider venues
 
 Two collections of fit-venue papers (the ml-abstracts corpus, read from ../shared):
 
@@ -97,7 +98,59 @@ def training_batches(out: Path, used: Path) -> int:
     return 0
 
 
+# the verifier's second round: venues the first never read (ml-years in bench/stores holds them:
+# evals/trend/make_pools.py ingest), and more papers of the two question collections
+WIDER = ([("acml", y) for y in range(2010, 2025)] + [("automl", y) for y in range(2022, 2025)]
+         + [("corl", y) for y in (2021, 2024, 2025)])
+
+
+def used_papers() -> set[str]:
+    """Every paper an evaluation question, a survey pool or a first-round training question
+    is about (none of them enters the second round)."""
+    out: set[str] = set()
+    for name in ("questions.jsonl", "surveys.jsonl"):
+        for line in (ROOT / "evals" / "natural" / name).read_text().splitlines():
+            r = json.loads(line)
+            out.update(r.get("papers") or [])
+            out.update((r.get("labels") or {}).keys())
+    for line in (ROOT / "train" / "natural-train.jsonl").read_text().splitlines():
+        out.update(json.loads(line)["papers"])
+    return out
+
+
+def training_batches2(out: Path) -> int:
+    """The second round's batches (100 papers each): 500 dev papers of ``WIDER`` (collection
+    ``ml-years``), 250 more of each question collection; no paper of ``used_papers``."""
+    sys.path.insert(0, str(ROOT))
+    from assistant.evaluation.splits import paper_part
+
+    used = used_papers()
+    rng = random.Random(SEED + 2)
+    out.mkdir(parents=True, exist_ok=True)
+    n = 0
+    for name, venues, count in (("ml-years", WIDER, 500), ("ml-large", LARGE, 250),
+                                ("ml-theory", THEORY, 250)):
+        papers = rows(CORPUS, venues)
+        held = set() if name == "ml-years" else set(
+            large_held_out() if name == "ml-large" else theory_held_out(papers))
+        pool = [r for r in papers if r["uid"] not in held and r["uid"] not in used
+                and paper_part(r["uid"]) == "dev"]
+        pick = rng.sample(pool, count)
+        for i in range(0, count, 125 if count == 250 else 100):
+            n += 1
+            part = pick[i:i + (125 if count == 250 else 100)]
+            doc = {"collection": name, "papers": [
+                {"paper_id": r["uid"], "title": r["title"],
+                 "abstract": " ".join(r["abstract"].split())} for r in part]}
+            (out / f"train2-{n:02d}.json").write_text(json.dumps(doc, indent=1,
+                                                                 ensure_ascii=False))
+    print(f"{n} second-round training batches -> {out}")
+    return 0
+
+
 def main() -> int:
+    if sys.argv[1:2] == ["--training2"]:
+        return training_batches2(Path(sys.argv[2]))
     if sys.argv[1:2] == ["--ingest"]:
         return ingest(Path(sys.argv[2]))
     if sys.argv[1:2] == ["--training"]:
