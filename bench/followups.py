@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 from report import check_fit, split_option, write_results  # noqa: E402
 
-from assistant.query.rewrite import is_follow_up  # noqa: E402
+from assistant.query.followup import is_follow_up  # noqa: E402
 
 CASES = ROOT / "evals" / "followups.jsonl"
 SPLIT = ROOT / "evals" / "splits" / "followups.json"
