@@ -285,6 +285,14 @@ class _English:
             return None if self.topic_before(i) else w  # a pronoun: "how does that compare"
         return self.noun_phrase(i, definite=False)
 
+    def inverted(self, i: int) -> bool:
+        """Is the pronoun at i the subject of the question's inversion ("what data did they
+        use?", "which decisions can it help make?")? The words before it are then what is asked
+        for, never its antecedent."""
+        return (self.low[i] in {"it", "they"} and bool(self.low) and self.low[0] in _WH
+                and self.at(i - 1) in _AUX
+                and not any(w in _AUX for w in self.low[1:i - 1]))
+
     def elliptic(self) -> str | None:
         low = self.low
         if low[:2] in (["what", "about"], ["how", "about"]):
@@ -304,7 +312,8 @@ class _English:
         for i, w in enumerate(self.low):
             ref: str | None = None
             if w in _PRONOUNS:
-                if not ((w in {"it", "it's"} and _expletive(self.low, i)) or self.topic_before(i)):
+                if not ((w in {"it", "it's"} and _expletive(self.low, i))
+                        or (self.topic_before(i) and not self.inverted(i))):
                     ref = w
             elif w in _DEMONSTRATIVES:
                 ref = self.demonstrative(i)

@@ -201,3 +201,22 @@ def test_the_labelled_set_is_judged_right():
     assert min(counts.values()) >= 50 and len(counts) == 4
     for lang, oks in right.items():
         assert sum(oks) / len(oks) >= 0.8, lang
+
+@pytest.mark.parametrize(("question", "ref"), [
+    ("What kind of simulated application did they test it on?", "they"),
+    ("What kinds of clustering decisions can it help make?", "it"),
+    ("Which benchmark datasets do they report results on?", "they"),
+])
+def test_the_subject_of_the_questions_inversion_points_back(question, ref):
+    """The words before "did they" / "can it" are what is asked for, never the pronoun's
+    antecedent: the question leans on the previous answer's paper."""
+    assert ref in dangling_references(question)
+
+
+@pytest.mark.parametrize("question", [
+    "How do diffusion models work and why do they need many steps?",
+    "What makes GANs unstable when they are trained with small batches?",
+    "Why is it hard to train GANs?",
+])
+def test_a_pronoun_after_its_antecedent_in_the_same_question_does_not(question):
+    assert dangling_references(question) == []
