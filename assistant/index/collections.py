@@ -29,7 +29,12 @@ class CollectionInfo:
     bytes_on_disk: int | None = None  # None: on a server
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """``venues`` as listed ("ICML 2026" -> papers, "? 2018" for a year without a venue),
+        and ``venue_years``, the same counts with venue and year apart (null when unknown)."""
+        out = asdict(self)
+        out["venue_years"] = [{**venue_year(where), "papers": n}
+                              for where, n in self.venues.items()]
+        return out
 
     def line(self) -> str:
         where = ", ".join(f"{v} ({n})" for v, n in list(self.venues.items())[:4])
@@ -60,6 +65,15 @@ def _segment_dirs(store_path: Path, collection_id: str) -> list[Path]:
     except sqlite3.Error:
         return []
     return [store_path / str(r[0]) for r in rows if (store_path / str(r[0])).is_dir()]
+
+
+def venue_year(where: str) -> dict[str, Any]:
+    """A ``venues`` key apart: "ICML 2026" -> ICML, 2026; "? 2018" -> None, 2018; "?" -> None,
+    None; "ICML" -> ICML, None."""
+    name, _, last = where.rpartition(" ")
+    year = int(last) if last.isdigit() else None
+    venue = (name if year is not None else where).strip()
+    return {"venue": None if venue in ("", "?") else venue, "year": year}
 
 
 def _venues(first_chunks: list[dict[str, Any]]) -> dict[str, int]:

@@ -40,6 +40,13 @@ def test_collections_say_an_unknown_venue_or_year_in_words(tmp_path, capsys):
     venues = line.split("  ")[-1]
     assert venues == "unknown venue 2018 (3), NeurIPS (2), unknown venue and year (1)", line
     assert "?" not in line
+    # --json keeps its keys and says the same apart: venue and year, null when unknown
+    assert main(["collections", "--store", store, "--json"]) == 0
+    listed = {c["name"]: c for c in json.loads(capsys.readouterr().out)}
+    assert listed["mine"]["venue_years"] == [
+        {"venue": None, "year": 2018, "papers": 3}, {"venue": "NeurIPS", "year": None,
+                                                    "papers": 2},
+        {"venue": None, "year": None, "papers": 1}]
 
 
 def test_ingest_into_a_log_prints_progress_lines_then_the_summary(tmp_path, capsys,
