@@ -26,6 +26,7 @@ import argparse
 import json
 import random
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import torch
@@ -68,6 +69,40 @@ def auc(scores: list[float], labels: list[int]) -> float:
     return wins / (len(pos) * len(neg))
 
 
+def grouped_batches(train: list[dict], size: int, rng: random.Random) -> Iterator[list[dict]]:
+    """Batches of whole queries (a query's pairs together), about ``size`` pairs each, the
+    queries reshuffled every pass (50 passes at most; the time budget stops it first)."""
+    groups: dict[str, list[dict]] = {}
+    for p in train:
+        groups.setdefault(p["query"], []).append(p)
+    queries = list(groups.values())
+    for _ in range(50):
+        rng.shuffle(queries)
+        batch: list[dict] = []
+        for g in queries:
+            batch += g
+            if len(batch) >= size:
+                yield batch
+                batch = []
+
+
+def listwise_loss(batch: list[dict], logits: torch.Tensor) -> torch.Tensor:
+    """Mean over the batch's queries with one positive and at least one negative: the
+    cross-entropy of the positive under a softmax over that query's pairs."""
+    by_query: dict[str, list[int]] = {}
+    for i, b in enumerate(batch):
+        by_query.setdefault(b["query"], []).append(i)
+    terms = []
+    for idx in by_query.values():
+        labels = [int(batch[i]["label"]) for i in idx]
+        if sum(labels) != 1 or len(idx) < 2:
+            continue
+        row = logits[idx]
+        terms.append(torch.nn.functional.cross_entropy(
+            row.unsqueeze(0), torch.tensor([labels.index(1)])))
+    return torch.stack(terms).mean() if terms else logits.sum() * 0.0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--model", type=Path, required=True, help="the unzipped model folder")
@@ -77,6 +112,11 @@ def main() -> int:
     ap.add_argument("--lr", type=float, default=4e-5)
     ap.add_argument("--seed", type=int, default=13)
     ap.add_argument("--out", type=Path, default=OUT, help="where the int8 model goes")
+    ap.add_argument("--listwise", type=float, default=0.0,
+                    help="weight of a listwise term (0: none, as v3 was trained): batches are "
+                         "made of whole queries, and a query with one positive and negatives "
+                         "adds the cross-entropy of its positive among them (softmax over the "
+                         "query's logits): the ranking among retrieval neighbours, directly")
     args = ap.parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(2)
@@ -91,7 +131,6 @@ def main() -> int:
     model = CrossEncoder(args.model)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=0.01)
     loss_fn = torch.nn.BCEWithLogitsLoss()
-    steps = len(train) // args.batch
     budget = args.minutes * 60
     t0, seen = time.time(), 0
 
@@ -100,12 +139,19 @@ def main() -> int:
         return args.lr * min(1.0, done / 0.05) * (1.0 - done) if done < 1 else 0.0
 
     model.train()
-    order = [p for _ in range(50) for p in rng.sample(train, len(train))]  # passes, reshuffled
-    for step in range(len(order) // args.batch):
-        batch = order[step * args.batch:(step + 1) * args.batch]
+    if args.listwise:
+        batches = grouped_batches(train, args.batch, rng)
+    else:
+        order = [p for _ in range(50) for p in rng.sample(train, len(train))]  # reshuffled
+        batches = (order[i * args.batch:(i + 1) * args.batch]
+                   for i in range(len(order) // args.batch))
+    for step, batch in enumerate(batches):
         x = encode(tok, batch, args.max_len)
         y = torch.tensor([float(b["label"]) for b in batch])
-        loss = loss_fn(model(**x), y)
+        logits = model(**x)
+        loss = loss_fn(logits, y)
+        if args.listwise:
+            loss = loss + args.listwise * listwise_loss(batch, logits)
         opt.zero_grad()
         loss.backward()
         for group in opt.param_groups:
@@ -114,7 +160,7 @@ def main() -> int:
         seen += len(batch)
         if step % 20 == 0:
             rate = seen / (time.time() - t0)
-            print(f"step {step} (pass {1 + step // steps}) loss {loss.item():.3f} "
+            print(f"step {step} (pass {1 + seen // max(len(train), 1)}) loss {loss.item():.3f} "
                   f"{rate:.1f} pairs/s", flush=True)
         if time.time() - t0 > budget:
             break
