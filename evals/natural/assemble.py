@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -28,6 +29,16 @@ from make_batches import CORPUS, THEORY, large_held_out, rows, theory_held_out  
 OUT = HERE / "questions.jsonl"
 
 
+def _checked(batch: dict, path: Path) -> Iterator[tuple[int, dict | None]]:
+    """A helper's questions with their line numbers, each None when check.py refuses it (the
+    batch-wide share of title words aside: that rule is the helper's, not a line's)."""
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if line.strip():
+            errors, _ = check(batch, [line])
+            ok = not errors or all("at most half" in e for e in errors)
+            yield n, json.loads(line) if ok else None
+
+
 def training(where: Path) -> int:
     """The verifier's training questions: lookups (and Chinese lookups) about dev papers that no
     evaluation question is about, written the same way (make_batches.py --training)."""
@@ -36,12 +47,7 @@ def training(where: Path) -> int:
     out, dropped = [], 0
     for path in sorted(where.glob("train-*.jsonl")):
         batch = json.loads(path.with_suffix(".json").read_text())
-        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            if not line.strip():
-                continue
-            errors, _ = check(batch, [line])
-            q = json.loads(line) if not errors or all("at most half" in e for e in errors) \
-                else None
+        for n, q in _checked(batch, path):
             if q is None or q["kind"] not in ("lookup", "zh") or set(q["paper_ids"]) & asked:
                 dropped += 1
                 continue
@@ -61,17 +67,12 @@ def training2(where: Path) -> int:
     target = HERE.parents[1] / "train" / "natural-train.jsonl"
     kept = [line for line in target.read_text(encoding="utf-8").splitlines()
             if line.strip() and json.loads(line).get("round") != 2]
-    asked = used_papers() - {p for line in kept for p in json.loads(line)["papers"]}
+    asked = used_papers()  # evaluation questions', survey pools' and round 1's papers
     out, dropped = [], 0
     for path in sorted(where.glob("train2-*.questions.jsonl")):
         name = path.name.removesuffix(".questions.jsonl")
         batch = json.loads((where / f"{name}.json").read_text())
-        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            if not line.strip():
-                continue
-            errors, _ = check(batch, [line])
-            q = json.loads(line) if not errors or all("at most half" in e for e in errors) \
-                else None
+        for n, q in _checked(batch, path):
             if q is None or q["kind"] != "lookup" or set(q["paper_ids"]) & asked:
                 dropped += 1
                 continue

@@ -106,7 +106,8 @@ WIDER = ([("acml", y) for y in range(2010, 2025)] + [("automl", y) for y in rang
 
 def used_papers() -> set[str]:
     """Every paper an evaluation question, a survey pool or a first-round training question
-    is about (none of them enters the second round)."""
+    is about (none of them enters the second round; a second-round question's own paper is
+    not counted, so the round can be gathered again)."""
     out: set[str] = set()
     for name in ("questions.jsonl", "surveys.jsonl"):
         for line in (ROOT / "evals" / "natural" / name).read_text().splitlines():
@@ -114,7 +115,8 @@ def used_papers() -> set[str]:
             out.update(r.get("papers") or [])
             out.update((r.get("labels") or {}).keys())
     for line in (ROOT / "train" / "natural-train.jsonl").read_text().splitlines():
-        out.update(json.loads(line)["papers"])
+        if json.loads(line).get("round", 1) == 1:
+            out.update(json.loads(line)["papers"])
     return out
 
 
