@@ -7,7 +7,7 @@ import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from assistant.cli.args import store_args, subcommand
 
@@ -69,22 +69,22 @@ def cmd_collections(args: argparse.Namespace) -> int:
         return 0
     print(f"{'collection':<24} {'papers':>7} {'chunks':>8} {'size':>9}  model  venues")
     for info in infos:
-        print(replace(info, venues=_readable_venues(info.venues)).line())
+        print(replace(info, venues=_readable_venues(info.venue_years)).line())
     if path is not None:
         print(f"(shared by all: chroma.sqlite3, {collections.shared_bytes(path) / 1e6:.1f} MB; "
               f"store {store.location})")
     return 0
 
 
-def _readable_venues(venues: Mapping[str, int]) -> dict[str, int]:
-    """The venue column as a reader says it: the store's "? 2018" (a paper list without venues)
-    reads "unknown venue 2018", and "?" (neither venue nor year) "unknown venue and year"."""
+def _readable_venues(venue_years: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    """The venue column as a reader says it: a year without a venue (a paper list without
+    venues) reads "unknown venue 2018", neither "unknown venue and year"."""
     out: dict[str, int] = {}
-    for where, papers in venues.items():
-        venue, _, year = where.partition(" ")
-        if venue == "?":
-            where = f"unknown venue {year}" if year else "unknown venue and year"
-        out[where] = out.get(where, 0) + papers
+    for vy in venue_years:
+        venue, year = vy["venue"], vy["year"]
+        where = (" ".join(str(x) for x in (venue, year) if x) if venue else
+                 f"unknown venue {year}" if year else "unknown venue and year")
+        out[where] = out.get(where, 0) + vy["papers"]
     return out
 
 

@@ -27,14 +27,11 @@ class CollectionInfo:
     embedding_model: str
     venues: dict[str, int] = field(default_factory=dict)  # "ICML 2026" -> papers
     bytes_on_disk: int | None = None  # None: on a server
+    # the same counts with venue and year apart (None when the list did not say), most first
+    venue_years: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        """``venues`` as listed ("ICML 2026" -> papers, "? 2018" for a year without a venue),
-        and ``venue_years``, the same counts with venue and year apart (null when unknown)."""
-        out = asdict(self)
-        out["venue_years"] = [{**venue_year(where), "papers": n}
-                              for where, n in self.venues.items()]
-        return out
+        return asdict(self)
 
     def line(self) -> str:
         where = ", ".join(f"{v} ({n})" for v, n in list(self.venues.items())[:4])
@@ -67,20 +64,18 @@ def _segment_dirs(store_path: Path, collection_id: str) -> list[Path]:
     return [store_path / str(r[0]) for r in rows if (store_path / str(r[0])).is_dir()]
 
 
-def venue_year(where: str) -> dict[str, Any]:
-    """A ``venues`` key apart: "ICML 2026" -> ICML, 2026; "? 2018" -> None, 2018; "?" -> None,
-    None; "ICML" -> ICML, None."""
-    name, _, last = where.rpartition(" ")
-    year = int(last) if last.isdigit() else None
-    venue = (name if year is not None else where).strip()
-    return {"venue": None if venue in ("", "?") else venue, "year": year}
-
-
-def _venues(first_chunks: list[dict[str, Any]]) -> dict[str, int]:
-    """"ICML 2026" -> papers, most first, from each paper's first chunk's metadata."""
-    venues = Counter(" ".join(str(x) for x in (m.get("venue") or "?", m.get("year") or "")
-                              if x).strip() for m in first_chunks)
-    return dict(venues.most_common())
+def _venues(first_chunks: list[dict[str, Any]]) -> dict[str, Any]:
+    """Papers per venue and year, most first, from each paper's first chunk's metadata: as
+    ``venues`` ("ICML 2026", "? 2018" for a year without a venue, "?" for neither) and as
+    ``venue_years`` (venue and year apart, None where unknown)."""
+    counts = Counter((m.get("venue") or None, m.get("year") or None) for m in first_chunks)
+    venues: dict[str, int] = {}
+    for (venue, year), n in counts.most_common():
+        key = " ".join(str(x) for x in (venue or "?", year or "") if x).strip()
+        venues[key] = venues.get(key, 0) + n
+    return {"venues": venues,
+            "venue_years": [{"venue": v, "year": int(str(y)) if str(y).isdigit() else y,
+                             "papers": n} for (v, y), n in counts.most_common()]}
 
 
 def _bytes_of(store_path: Path, collection_id: str, name: str) -> int:
@@ -99,7 +94,7 @@ def describe(client: Any, *, store_path: Path | None) -> list[CollectionInfo]:
         size = None if store_path is None else _bytes_of(store_path, str(col.id), col.name)
         out.append(CollectionInfo(col.name, len(first["ids"]), int(col.count()),
                                   str((col.metadata or {}).get("embedding_model") or "?"),
-                                  _venues(first["metadatas"]), size))
+                                  bytes_on_disk=size, **_venues(first["metadatas"])))
     return out
 
 
@@ -124,8 +119,9 @@ def describe_file(store_path: Path) -> list[CollectionInfo]:
                     meta.setdefault(eid, {})[key] = text if text is not None else number
                 first = [m for m in meta.values() if m.get("chunk") == 0]
                 out.append(CollectionInfo(name, len(first), len(meta),
-                                          str(model[0]) if model else "?", _venues(first),
-                                          _bytes_of(store_path, str(cid), name)))
+                                          str(model[0]) if model else "?",
+                                          bytes_on_disk=_bytes_of(store_path, str(cid), name),
+                                          **_venues(first)))
     except sqlite3.Error as exc:
         raise StoreError(f"cannot read the store at {store_path} ({exc}): its chroma.sqlite3 "
                          "looks damaged; restore it from a backup") from None
