@@ -289,7 +289,7 @@ class _English:
         """Is the pronoun at i the subject of the question's inversion ("what data did they
         use?", "which decisions can it help make?")? The words before it are then what is asked
         for, never its antecedent."""
-        return (self.low[i] in {"it", "they"} and bool(self.low) and self.low[0] in _WH
+        return (self.low[i] in {"it", "they"} and self.low[0] in _WH
                 and self.at(i - 1) in _AUX
                 and not any(w in _AUX for w in self.low[1:i - 1]))
 

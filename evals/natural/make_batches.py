@@ -121,8 +121,8 @@ def used_papers() -> set[str]:
 
 
 def training_batches2(out: Path) -> int:
-    """The second round's batches (100 papers each): 500 dev papers of ``WIDER`` (collection
-    ``ml-years``), 250 more of each question collection; no paper of ``used_papers``."""
+    """The second round's batches: 500 dev papers of ``WIDER`` (collection ``ml-years``, 100 a
+    batch), 250 more of each question collection (125 a batch); no paper of ``used_papers``."""
     sys.path.insert(0, str(ROOT))
     from assistant.evaluation.splits import paper_part
 
@@ -130,20 +130,20 @@ def training_batches2(out: Path) -> int:
     rng = random.Random(SEED + 2)
     out.mkdir(parents=True, exist_ok=True)
     n = 0
-    for name, venues, count in (("ml-years", WIDER, 500), ("ml-large", LARGE, 250),
-                                ("ml-theory", THEORY, 250)):
+    for name, venues, count, size in (("ml-years", WIDER, 500, 100),
+                                      ("ml-large", LARGE, 250, 125),
+                                      ("ml-theory", THEORY, 250, 125)):
         papers = rows(CORPUS, venues)
         held = set() if name == "ml-years" else set(
             large_held_out() if name == "ml-large" else theory_held_out(papers))
         pool = [r for r in papers if r["uid"] not in held and r["uid"] not in used
                 and paper_part(r["uid"]) == "dev"]
         pick = rng.sample(pool, count)
-        for i in range(0, count, 125 if count == 250 else 100):
+        for i in range(0, count, size):
             n += 1
-            part = pick[i:i + (125 if count == 250 else 100)]
             doc = {"collection": name, "papers": [
                 {"paper_id": r["uid"], "title": r["title"],
-                 "abstract": " ".join(r["abstract"].split())} for r in part]}
+                 "abstract": " ".join(r["abstract"].split())} for r in pick[i:i + size]]}
             (out / f"train2-{n:02d}.json").write_text(json.dumps(doc, indent=1,
                                                                  ensure_ascii=False))
     print(f"{n} second-round training batches -> {out}")
