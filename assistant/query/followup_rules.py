@@ -88,7 +88,8 @@ _DEICTIC = _words("collection corpus index library database list year year's con
 _EXPLETIVE_ADJ = _words("possible true feasible necessary worth known common hard easy better "
                         "enough reasonable standard typical important useful fair safe best "
                         "difficult impossible expensive costly cheap slow fast challenging "
-                        "tricky")
+                        "tricky likely unlikely plausible conceivable conjectured believed "
+                        "thought assumed expected shown proven proved established")
 _ABOUT_VERBS = _words("makes make causes cause lets let allows allow explains explain drives "
                       "limits helps")
 _DISCOURSE = _words("and also so but ok okay then well now oh btw plus")
@@ -227,6 +228,16 @@ class _English:
                 return True
         return False
 
+    def outside(self, i: int, j: int) -> list[int]:
+        """The question's topic words outside the phrase from i to j and the question's frame."""
+        return [k for k in range(len(self.toks))
+                if self.topic[k] and k not in self.frame and not i <= k <= j]
+
+    def rich_outside(self, i: int, j: int) -> bool:
+        """Does the question name enough of its own topic outside i..j (``_RICH`` words) for
+        a definite phrase there to lean on it?"""
+        return len(self.outside(i, j)) >= _RICH
+
     def noun_phrase(self, i: int, *, definite: bool) -> str | None:
         """The phrase a determiner at i starts, or None when it carries its own content."""
         j = i + 1
@@ -253,6 +264,8 @@ class _English:
         if any(_is_name(self.toks, k) for k in inner):
             return None  # "this DyPE method", "the Transformer architecture"
         if words & _MARKED:  # "the same approach", "the proposed method", "the second one"
+            if definite and words & _MARKED <= {"one", "ones"} and self.rich_outside(i, j):
+                return None  # "sampling physical parameters, focusing on the worst-case ones"
             if "same" in words:
                 return None if self.at(j + 1) == "as" and self.content_after(j + 1) else phrase
             return None if self.content_after(j + 1) else phrase
@@ -263,8 +276,7 @@ class _English:
         # an antecedent described earlier in the question: "a method for training GANs, and
         # this method …"; a definite one may lean on the question's own topic: "which part of
         # the objective do the authors consider the bottleneck when distilling X from Y?"
-        outside = [k for k in range(len(self.toks))
-                   if self.topic[k] and k not in self.frame and not i <= k <= j]
+        outside = self.outside(i, j)
         if definite and len(outside) >= _RICH:
             return None
         if not definite and sum(k < i for k in outside) >= _RICH_BEFORE:

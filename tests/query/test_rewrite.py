@@ -220,3 +220,20 @@ def test_the_subject_of_the_questions_inversion_points_back(question, ref):
 ])
 def test_a_pronoun_after_its_antecedent_in_the_same_question_does_not(question):
     assert dangling_references(question) == []
+
+
+@pytest.mark.parametrize("question", [
+    "Is it conjectured that finding a planted dense subhypergraph is as hard as in graphs?",
+    "Is it believed that deeper networks generalise worse without skip connections?",
+    "Was it shown that adaptive methods converge on nonconvex objectives?",
+])
+def test_an_it_that_introduces_a_that_clause_points_nowhere(question):
+    """ "Is it conjectured / believed / shown that ...": an expletive, not a reference."""
+    assert dangling_references(question) == []
+
+
+def test_the_ones_of_a_question_rich_in_its_own_topic_point_inside_it():
+    question = ("How can I train a policy in simulation that tolerates sim-to-real mismatch by "
+                "sampling physical parameters, focusing on the worst-case ones?")
+    assert dangling_references(question) == []
+    assert dangling_references("Are the larger ones better?") == ["the larger ones"]
