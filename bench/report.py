@@ -17,7 +17,8 @@ command that runs the test parts, each as a subprocess of this interpreter (or o
   claims, test part (evals/splits/scifact-train.json), one mode each, as `make bench-scifact`
   -> bench/results/scifact-test-<mode>.json
 - natural, verifier_eval, answerability, answerability_zh, calibrate_relevance, followups,
-  grounding_judge, tune_fusion, survey_recall, zh_offline, rerank, zh_scale, injection:
+  grounding_judge, tune_fusion, survey_recall, zh_offline, rerank, zh_scale, injection,
+  multilingual_fit, similar_eval, trend_eval, read_back:
   ``python bench/<name>.py --split test``, which writes bench/results/<name>.json itself
   (zh_scale's first run makes multilingual vectors for all of ml-large: ~20 min, kept in
   bench/stores; injection's test part is the fit venues' test abstracts, the unseen venues'
@@ -147,7 +148,7 @@ def steps() -> list[Step]:
     for script in ("natural", "verifier_eval", "answerability", "answerability_zh",
                    "calibrate_relevance", "followups", "grounding_judge", "tune_fusion",
                    "survey_recall", "zh_offline", "rerank", "zh_scale", "injection",
-                   "multilingual_fit", "similar_eval", "trend_eval"):
+                   "multilingual_fit", "similar_eval", "trend_eval", "read_back"):
         out.append(Step(script, ["python", f"bench/{script}.py", "--split", "test"],
                         f"bench/results/{script}.json"))
     return out

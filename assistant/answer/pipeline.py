@@ -27,11 +27,12 @@ from assistant.answer.outcome_gate import OutcomeGate
 from assistant.answer.types import Answer, Answerer, Delta, Event, Finished, Phase, Retrieved, Turn
 from assistant.citations import Citation, CitationFilter, tidy
 from assistant.errors import InputError, LLMStreamCut
-from assistant.judge import answerability, grounding, introduces
+from assistant.judge import answerability, evidence, grounding, introduces
 from assistant.judge.decision import DECIDE_OVER, Verdict, asks_llm, decide, settle, weighed
 from assistant.query import trend_ask
+from assistant.query.followup import LEANS, probability
 from assistant.query.form import Form, parse
-from assistant.query.rewrite import needs_llm, previous_paper
+from assistant.query.rewrite import answered_paper, needs_llm, previous_paper
 from assistant.search import query_filters
 from assistant.search.compared import lead_with_sides
 from assistant.search.retrieval import Filters, Retrieval, Retriever, best_first
@@ -175,6 +176,11 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
             filters = replace(filters or Filters(), paper_ids=[paper.paper_id])
     found = searched(question, search_query, retriever=retriever, k=k, filters=filters,
                      infer_filters=infer_filters, form=form)
+    back = None if pinned else read_back(said, found, history, retriever=retriever)
+    if back is not None:  # "What's the solver called?" after an answer about a SAT solver
+        found = searched(question, search_query, retriever=retriever, k=k,
+                         filters=replace(filters or Filters(), paper_ids=[back]),
+                         infer_filters=infer_filters, form=form)
     retrieval, filters, leads, verdict = found.retrieval, found.filters, found.leads, found.verdict
     form = found.form or form  # a Chinese question offline: searched in English
     yield Retrieved(retrieval)
@@ -262,6 +268,29 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
         _ground(result, retriever)
     timings["total_ms"] = (time.perf_counter() - t0) * 1000
     yield Finished(result)
+
+
+def read_back(said: Form, found: Searched, history: Sequence[Turn], *,
+              retriever: Retriever) -> str | None:
+    """The previous answer's paper (its id), when a question that reads as standalone is
+    about it after all: it may lean on the previous turn (``LEANS``, below the follow-up
+    threshold), its own search found nothing sure, and its words point at that paper
+    (``evidence.points_to``; searched as a follow-up, the query would carry the paper's title
+    and point there by construction). None otherwise: a list, a comparison, papers the user
+    picked, a new topic."""
+    if (not history or said.follow_up or found.verdict.confident or said.listing
+            or (found.form or said).sides or (found.filters and found.filters.paper_ids)
+            or probability(said.question, history[-1][0]) < LEANS):
+        return None
+    title = answered_paper(history)
+    paper = retriever.paper_titled(title) if title else None
+    if paper is None:
+        return None
+    form = found.form or said
+    weighed = [rp.paper for rp in found.retrieval.papers[:DECIDE_OVER]]
+    stats = answerability.stats_for(retriever.index())
+    return paper.paper_id if evidence.points_to(form.query or form.question, paper, weighed,
+                                                stats) else None
 
 
 def _unanswered(form: Form, retrieval: Retrieval, *, retriever: Retriever,

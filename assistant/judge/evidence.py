@@ -65,6 +65,20 @@ def term_features(question: str, papers: Sequence[Paper], stats: Any) -> list[di
     return out
 
 
+def points_to(question: str, paper: Paper, papers: Sequence[Paper], stats: Any) -> bool:
+    """Do the question's own words point at ``paper`` rather than elsewhere? Only if it holds
+    some of the question's rare-term weight (a question from another field holds none, though
+    over a few papers retrieval still ranks one first); then yes when retrieval ranks it first
+    among ``papers`` (those weighed, best first), or when no paper weighed holds more of that
+    weight. How a question that reads as standalone but finds nothing sure is told to be about
+    the previous answer's paper ("What's the solver called?", answer/pipeline.py)."""
+    shares = [f["wcov"] for f in term_features(question, [paper, *papers], stats)]
+    if shares[0] <= 0:
+        return False
+    first = bool(papers) and papers[0].paper_id == paper.paper_id
+    return first or shares[0] >= max(shares[1:], default=0.0)
+
+
 def features(rows: Sequence[Mapping[str, float]]) -> list[list[float]]:
     """One feature vector per candidate (``rows`` in retrieval order: ``fused``, ``rank``,
     ``dense``, ``ver``, ``wcov``, ``names``)."""

@@ -30,7 +30,8 @@ _BOLD = re.compile(r"\*\*([^*]{3,200})\*\*")  # the titles an answer names
 ONE_PAPER = ("The most relevant paper is", "The closest match is", "The abstract of",
              "最相关的论文", "最接近的是")
 
-__all__ = ["Turn", "dangling_references", "heuristic", "previous_paper", "with_llm"]
+__all__ = ["Turn", "answered_paper", "dangling_references", "heuristic", "previous_paper",
+           "with_llm"]
 
 
 def heuristic(form: Form, history: Sequence[Turn]) -> str:
@@ -59,6 +60,15 @@ def previous_paper(form: Form, history: Sequence[Turn]) -> str | None:
         return None
     refs = dangling_references(form.question)
     if not refs or set(refs) <= ELLIPSES:
+        return None
+    return answered_paper(history)
+
+
+def answered_paper(history: Sequence[Turn]) -> str | None:
+    """The title of the one paper the previous answer was about (it opens by naming one:
+    "The most relevant paper is ...", "The closest match is ..."); None after a list, a
+    comparison, a near miss or no answer at all."""
+    if not history:
         return None
     opening = next((part for part in history[-1][1].split("\n\n")
                     if part.startswith(ONE_PAPER)), "")
