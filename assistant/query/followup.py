@@ -92,8 +92,9 @@ def probability(question: str, previous: str = "") -> float:
 THRESHOLD = 0.5
 # a question at least this likely to lean on the previous turn, read as standalone, is read
 # from the previous answer's paper when its own search finds nothing sure and its words point
-# there (answer/pipeline.py); chosen on dev natural follow-ups with generated standalone second
-# turns (bench/followups_natural.py): none of them was read back at 0.3, 1 in 190 at 0.2
+# there (answer/pipeline.py read_back). Chosen on dev: the natural follow-ups gain the same at
+# 0.3 and 0.35 (0.783 -> 0.804), and bench/read_back.py's 594 standalone second turns had one
+# read back at 0.3 (a 19-paper store, an absent paper's question, chance 0.32), none at 0.35
 LEANS = 0.35
 
 
