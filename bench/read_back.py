@@ -18,8 +18,11 @@ Over ml-large and ml-theory (bench/stores) and over a 19-paper store, as the bun
 (decision_fit.py's ``fit-small``: at 19 papers the previous paper is often among the few a
 question weighs). For each: how often the second answer is read back (answered from the first
 turn's paper when it is not the one asked about), and for lookups how often it is right first,
-beside the same question asked with no history (read back: answered from a pin to the
-previous paper, which is not the one asked about). Writes bench/results/read_back.json (test) or
+beside the same question asked with no history. Read back: answered from a pin to the
+previous paper, which is not the one asked about (``read_back``, or a reference the rules
+found). Drawn back, any way: answered citing the previous paper first, which is not the one
+asked about and which the question asked alone does not cite first (a follow-up's carried
+title counts too). Writes bench/results/read_back.json (test) or
 read_back-dev.json.
 """
 
@@ -125,20 +128,23 @@ def main() -> int:
         rows.append({"collection": conv["collection"], "kind": conv["kind"],
                      "read_back": pinned and second.outcome == "answered"
                      and cited is not None and cited == prev and cited != conv["want"],
+                     "drawn_back": second.outcome == "answered" and cited is not None
+                     and cited == prev and cited != conv["want"] and cited_alone != prev,
                      "turns": conv["turns"], "cited": cited,
                      "right_first": second.outcome == "answered" and cited == conv["want"],
                      "right_first_alone": alone.outcome == "answered"
                      and cited_alone == conv["want"]})
     figures: dict[str, Any] = {"split": args.split, "conversations": len(rows), "by": {}}
     print(f"## standalone second turns, {args.split} ({len(rows)} conversations)\n")
-    print("| collection | second turn | n | read back | right first (after / alone) |")
-    print("|---|---|---|---|---|")
+    print("| collection | second turn | n | read back | drawn back | right first (after / alone) |")
+    print("|---|---|---|---|---|---|")
     for coll in ("ml-large", "ml-theory", "small"):
         for kind in ("lookup", "absent", "off-domain"):
             got = [r for r in rows if r["collection"] == coll and r["kind"] == kind]
             if not got:
                 continue
-            fig = {"n": len(got), "read_back": sum(r["read_back"] for r in got)}
+            fig = {"n": len(got), "read_back": sum(r["read_back"] for r in got),
+                   "drawn_back": sum(r["drawn_back"] for r in got)}
             line = ""
             if kind == "lookup":
                 fig["right_first"] = round(sum(r["right_first"] for r in got) / len(got), 3)
@@ -146,11 +152,15 @@ def main() -> int:
                     sum(r["right_first_alone"] for r in got) / len(got), 3)
                 line = f"{fig['right_first']} / {fig['right_first_alone']}"
             figures["by"][f"{kind}@{coll}"] = fig
-            print(f"| {coll} | {kind} | {fig['n']} | {fig['read_back']} | {line} |")
+            print(f"| {coll} | {kind} | {fig['n']} | {fig['read_back']} | {fig['drawn_back']} | "
+                  f"{line} |")
     figures["read_back"] = sum(r["read_back"] for r in rows)
-    figures["read_back_cases"] = [{k: r[k] for k in ("collection", "kind", "turns", "cited")}
-                                  for r in rows if r["read_back"]]
-    print(f"\nread back in all: {figures['read_back']} of {len(rows)}")
+    figures["drawn_back"] = sum(r["drawn_back"] for r in rows)
+    figures["cases"] = [{k: r[k] for k in ("collection", "kind", "turns", "cited", "read_back",
+                                           "drawn_back")}
+                        for r in rows if r["read_back"] or r["drawn_back"]]
+    print(f"\nread back in all: {figures['read_back']} of {len(rows)}; drawn back (any way): "
+          f"{figures['drawn_back']}")
     print(write_results("read_back", args.split, figures).relative_to(ROOT))
     return 0
 
