@@ -237,3 +237,27 @@ def test_the_ones_of_a_question_rich_in_its_own_topic_point_inside_it():
                 "sampling physical parameters, focusing on the worst-case ones?")
     assert dangling_references(question) == []
     assert dangling_references("Are the larger ones better?") == ["the larger ones"]
+
+
+def test_questions_written_to_stand_alone_carry_no_reference():
+    """An invariant over many cases: the natural questions written to stand alone (lookups,
+    facts, absent papers; dev part) seldom point back, and their follow-up turns mostly do. A
+    Chinese determiner after the question's own description ("有篇论文……这个算法",
+    "提出……的那篇论文") points inside it."""
+    root = Path(__file__).resolve().parents[2]
+    dev = set(json.loads((root / "evals" / "splits" / "natural.json").read_text())["dev"])
+    alone: dict[str, list[bool]] = defaultdict(list)
+    turns: list[bool] = []
+    for line in (root / "evals" / "natural" / "questions.jsonl").read_text().splitlines():
+        q = json.loads(line)
+        if q["id"] not in dev:
+            continue
+        if q["kind"] in ("lookup", "fact", "absent", "zh", "zh-fact", "zh-absent"):
+            lang = "zh" if q["kind"].startswith("zh") else "en"
+            alone[lang].append(bool(dangling_references(q["question"])))
+        elif q["kind"] == "followup":
+            turns.append(bool(dangling_references(q["turns"][1])))
+    assert len(alone["zh"]) >= 100 and len(alone["en"]) >= 500 and len(turns) >= 80
+    assert sum(alone["zh"]) / len(alone["zh"]) <= 0.05
+    assert sum(alone["en"]) / len(alone["en"]) <= 0.03
+    assert sum(turns) / len(turns) >= 0.6
