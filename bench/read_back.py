@@ -29,7 +29,6 @@ read_back-dev.json.
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 from pathlib import Path
@@ -39,7 +38,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from natural import cited_order  # noqa: E402
+from natural import COLLECTIONS, cited_order, load  # noqa: E402
 from report import split_option, write_results  # noqa: E402
 
 from assistant.answer.extractive import ExtractiveAnswerer  # noqa: E402
@@ -48,25 +47,20 @@ from assistant.index.embeddings import LocalEmbedder  # noqa: E402
 from assistant.index.store import PaperStore  # noqa: E402
 from assistant.search.retrieval import Retriever  # noqa: E402
 
-NATURAL = ROOT / "evals" / "natural"
 PAIRS = 60  # second-turn lookups per large collection (the 19-paper store: each of its own)
 SMALL = ("fit-small", "calib-small")  # decision_fit.py's 19-paper store: collection, folder
 
 
 def conversations(split: str, small_ids: set[str], rng: random.Random
                   ) -> list[dict[str, Any]]:
-    part = set(json.loads((ROOT / "evals" / "splits" / "natural.json").read_text())[split])
-    qs = [q for q in map(json.loads, (NATURAL / "questions.jsonl").read_text().splitlines())
-          if q["id"] in part]
-    off = [q for q in map(json.loads, (NATURAL / "offdomain.jsonl").read_text().splitlines())
-           if q["id"] in part]
+    qs = load(split, {"lookup", "fact", "zh", "absent", "zh-absent", "off-domain"})
+    off = [q for q in qs if q["kind"] == "off-domain" and q["collection"] == COLLECTIONS[0]]
     out: list[dict[str, Any]] = []
 
     def add(coll: str, firsts: list[dict[str, Any]], second: dict[str, Any], kind: str,
             want: str | None) -> None:
         first = rng.choice([f for f in firsts if f["papers"][0] != want])
         out.append({"collection": coll, "kind": kind, "want": want,
-                    "first_paper": first["papers"][0],
                     "turns": [first["question"], second["question"]]})
 
     for coll in ("ml-large", "ml-theory"):
@@ -124,12 +118,12 @@ def main() -> int:
         prev = (cited_order(first) or [None])[0]
         cited = (cited_order(second) or [None])[0]
         cited_alone = (cited_order(alone) or [None])[0]
-        pinned = bool((second.filters or {}).get("paper_ids"))
+        # answered from the previous paper, which is not the one asked about
+        from_prev = second.outcome == "answered" and cited is not None and cited == prev \
+            and cited != conv["want"]
         rows.append({"collection": conv["collection"], "kind": conv["kind"],
-                     "read_back": pinned and second.outcome == "answered"
-                     and cited is not None and cited == prev and cited != conv["want"],
-                     "drawn_back": second.outcome == "answered" and cited is not None
-                     and cited == prev and cited != conv["want"] and cited_alone != prev,
+                     "read_back": from_prev and bool((second.filters or {}).get("paper_ids")),
+                     "drawn_back": from_prev and cited_alone != prev,
                      "turns": conv["turns"], "cited": cited,
                      "right_first": second.outcome == "answered" and cited == conv["want"],
                      "right_first_alone": alone.outcome == "answered"

@@ -278,15 +278,15 @@ def read_back(said: Form, found: Searched, history: Sequence[Turn], *,
     (``evidence.points_to``; searched as a follow-up, the query would carry the paper's title
     and point there by construction). None otherwise: a list, a comparison, papers the user
     picked, a new topic."""
+    form = found.form or said
     if (not history or said.follow_up or found.verdict.confident or said.listing
-            or (found.form or said).sides or (found.filters and found.filters.paper_ids)
+            or form.sides or (found.filters and found.filters.paper_ids)
             or probability(said.question, history[-1][0]) < LEANS):
         return None
     title = answered_paper(history)
     paper = retriever.paper_titled(title) if title else None
     if paper is None:
         return None
-    form = found.form or said
     weighed = [rp.paper for rp in found.retrieval.papers[:DECIDE_OVER]]
     stats = answerability.stats_for(retriever.index())
     return paper.paper_id if evidence.points_to(form.query or form.question, paper, weighed,

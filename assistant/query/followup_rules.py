@@ -382,11 +382,7 @@ _LATIN = re.compile(r"[A-Za-z][\w'-]*|\d+[A-Za-z][\w-]*")
 def _zh_topic(text: str) -> bool:
     """Does this stretch of a Chinese question name a topic (a method name, or Chinese words
     beyond question words and paper-generic ones)?"""
-    latin = _tokens(" ".join(_LATIN.findall(text)))
-    if any(_is_topic(latin, i) for i in range(len(latin))):
-        return True
-    rest = _ZH_GENERIC_RE.sub("", text)
-    return len(CJK.findall(rest)) >= 2
+    return _zh_topic_weight(text) >= 2
 
 
 # a determiner after this much of the question's own topic (Chinese characters beyond generic
@@ -400,6 +396,8 @@ _ZH_RICH = 10
 
 
 def _zh_topic_weight(text: str) -> int:
+    """How much topic a stretch of a Chinese question names: its Chinese characters beyond
+    question words and paper-generic ones, and two for each Latin topic word (a method name)."""
     latin = _tokens(" ".join(_LATIN.findall(text)))
     named = sum(1 for i in range(len(latin)) if _is_topic(latin, i))
     return len(CJK.findall(_ZH_GENERIC_RE.sub("", text))) + 2 * named
