@@ -1,0 +1,99 @@
+"""A comparison is read from how the question is built, over many generated phrasings: every
+comparison form yields its two sides (with a shared opening clause added to both), and a
+question asking for one paper that mentions a contrast inside it is never split."""
+
+import itertools
+
+import pytest
+
+from assistant.query.compare import sides
+
+SIDES = [
+    ("the study of custom narrow floating-point formats", "custom narrow floating-point formats",
+     "the work that quantizes training to few-bit integers", "quantizes training few-bit integers"),
+    ("MaskAQ", "MaskAQ", "VGS", "VGS"),
+    ("the paper on switching from follow-the-leader to a worst-case learner", "follow-the-leader",
+     "the one measuring online algorithms by the CVaR of their cost", "CVaR"),
+    ("bounding treatment effects under hidden confounding", "hidden confounding",
+     "learning representations for balancing weights", "balancing weights"),
+]
+FORMS = [
+    "How does {a} differ from {b}?",
+    "How is {a} different from {b}?",
+    "In what ways does {a} differ in its goals from {b}?",
+    "What distinguishes {a} from {b}?",
+    "What separates {a} from {b}?",
+    "How does {a} compare with {b}?",
+    "How does {a} relate to {b}?",
+    "How does {a} stack up against {b}?",
+    "What is the difference between {a} and {b}?",
+    "What's the relationship between {a} and {b}?",
+    "Compare {a} with {b}.",
+    "Contrast {a} and {b}",
+]
+CONTEXTS = ["", "Both handle heavy-tailed payoffs: ", "For label-efficient learning, ",
+            "In online learning with switching costs, "]
+
+
+@pytest.mark.parametrize(("form", "context"), itertools.product(FORMS, CONTEXTS))
+def test_every_comparison_form_yields_both_sides(form, context):
+    for a, a_core, b, b_core in SIDES:
+        # after a clause the form starts lower-case, as people write it
+        q = context + ((form[0].lower() + form[1:]) if context else form).format(a=a, b=b)
+        got = sides(q)
+        assert got is not None, q
+        assert all(w in got[0] for w in a_core.split()), (q, got)
+        assert all(w in got[1] for w in b_core.split()), (q, got)
+        assert not any(w in got[0].split() for w in ("how", "does", "what", "the")), (q, got)
+        if context:  # the shared clause is searched with each side
+            word = context.split()[-2].strip(",:")
+            assert word in got[0] and word in got[1], (q, got)
+
+
+@pytest.mark.parametrize("q", [
+    "Gumbel-Softmax vs Concrete distribution",
+    "REINFORCE versus reparameterization gradients: which has lower variance?",
+    "How do the Gumbel-Softmax and the Concrete distribution papers differ?",
+])
+def test_short_comparisons(q):
+    got = sides(q)
+    assert got is not None and {"Gumbel-Softmax", "REINFORCE"} & set(got[0].split()), got
+
+
+LOOKUP_OPENINGS = ["Which study rigorously compares", "Is there work on", "Has anyone looked at",
+                   "Looking for a paper on", "How can a robot tell", "Any analysis of",
+                   "Which paper found that", "What lower bounds exist for", "Early work on",
+                   "How much do we lose with", "Empirically, how well do"]
+CONTRASTS = ["recurrent versus convolutional architectures on graphs",
+             "fixed confidence versus fixed budget identification",
+             "positive vs negative opinion in a byte-level language model",
+             "left- versus right-hand traffic for driving policies",
+             "fine-tuned versus prompted multimodal models"]
+
+
+@pytest.mark.parametrize(("opening", "contrast"), itertools.product(LOOKUP_OPENINGS, CONTRASTS))
+def test_a_lookup_that_mentions_a_contrast_is_not_split(opening, contrast):
+    q = f"{opening} {contrast}, and what did they find?"
+    assert sides(q) is None, q
+
+
+@pytest.mark.parametrize("q", [
+    "Empirically, how do ordinary LeNet and AlexNet compare against their first-order "
+    "linearizations?",
+    "How does the attention layer compare with its linear approximation?",
+    "How do deep networks differ from them?",
+])
+def test_a_side_that_points_back_is_one_paper(q):
+    assert sides(q) is None
+
+
+def test_a_from_inside_a_side_stays_there():
+    got = sides("What distinguishes switching from follow-the-leader to a worst-case learner "
+                "from measuring online algorithms by CVaR?")
+    assert got == ["switching from follow-the-leader to worst-case learner",
+                   "measuring online algorithms by CVaR"]
+
+
+def test_a_hyphenated_name_keeps_its_words():
+    got = sides("How does follow-the-leader differ from the one-in-a-million rule?")
+    assert got == ["follow-the-leader", "one-in-a-million rule"]
