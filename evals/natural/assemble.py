@@ -3,6 +3,7 @@
     python evals/natural/assemble.py BATCH_DIR OUT_DIR     # batch-NN.json + batch-NN.jsonl
     python evals/natural/assemble.py --training DIR   # -> train/natural-train.jsonl
     python evals/natural/assemble.py --training2 DIR  # its round 2, added to round 1's lines
+    python evals/natural/assemble.py --compare DIR    # comparisons, round 2 (dev papers)
 
 Each helper saw one or two batches of abstracts (make_batches.py) and nothing else, and wrote
 questions of the kinds in ../shared/QUESTIONS.md; check.py held them to its rules. Here each
@@ -85,7 +86,41 @@ def training2(where: Path) -> int:
     return 0
 
 
+def compare2(where: Path) -> int:
+    """Round 2 of the comparisons (make_batches.py --compare: DIR holds ``compare-NN.json``, the
+    pairs of dev papers, and a helper's ``compare-NN.questions.jsonl``, one question a pair),
+    ids ``compare2-NN-PPP``, tagged ``"round": 2``, added to questions.jsonl in place of any
+    earlier round 2. A question sharing a run of four words with either abstract or title is
+    dropped."""
+    from check import grams
+
+    kept = [line for line in OUT.read_text(encoding="utf-8").splitlines()
+            if line.strip() and not json.loads(line)["id"].startswith("compare2-")]
+    out, dropped = [], 0
+    for path in sorted(where.glob("compare-*.questions.jsonl")):
+        name = path.name.removesuffix(".questions.jsonl")
+        batch = json.loads((where / f"{name}.json").read_text())
+        pairs = {p["pair"]: p["papers"] for p in batch["pairs"]}
+        for line in path.read_text(encoding="utf-8").splitlines():
+            q = json.loads(line)
+            papers = pairs[q["pair"]]
+            if any(grams(q["question"]) & grams(f"{p['title']} {p['abstract']}")
+                   for p in papers):
+                dropped += 1
+                continue
+            out.append(json.dumps({
+                "id": f"compare2-{name.removeprefix('compare-')}-{q['pair']:03d}",
+                "collection": batch["collection"], "kind": "compare",
+                "papers": [p["paper_id"] for p in papers], "question": q["question"],
+                "round": 2}, ensure_ascii=False))
+    OUT.write_text("".join(line + "\n" for line in kept + out), encoding="utf-8")
+    print(f"{len(out)} round-2 comparisons ({dropped} dropped) -> {OUT}")
+    return 0
+
+
 def main() -> int:
+    if sys.argv[1] == "--compare":
+        return compare2(Path(sys.argv[2]))
     if sys.argv[1] == "--training2":
         return training2(Path(sys.argv[2]))
     if sys.argv[1] == "--training":

@@ -2,6 +2,7 @@
 
     python evals/natural/make_batches.py OUT_DIR      # OUT_DIR/batch-NN.json, never committed
     python evals/natural/make_batches.py --ingest bench/stores   # collection ml-theory (~2 min)
+    python evals/natural/make_batches.py --compare DIR bench/stores   # comparison pairs, round 2
     python evals/natural/make_batches.py --training OUT_DIR BATCH_DIR   # the verifier's batches
     python evals/natural/make_batches.py --training2 OUT_DIR     # its second round, wider venues
 
@@ -150,7 +151,53 @@ def training_batches2(out: Path) -> int:
     return 0
 
 
+def compare_batches(out: Path, stores: Path, pairs: int = 40) -> int:
+    """Pairs of dev papers of each collection for comparison questions (round 2 of the kind:
+    round 1 had 31, too few to see a form the rules miss): half a paper and its nearest dev
+    neighbour by the collection's own search on its title (two papers on one problem, the
+    comparison a researcher makes), half two papers drawn at random. Dev papers only: every
+    question written from these is dev by the registry; never a paper the verifier's training
+    questions are about (train/natural-train.jsonl), which no evaluation question may be."""
+    sys.path.insert(0, str(ROOT))
+    from assistant.evaluation.splits import paper_part
+    from assistant.index.embeddings import LocalEmbedder
+    from assistant.index.store import PaperStore
+    from assistant.search.retrieval import Retriever
+
+    trained = {p for line in (ROOT / "train" / "natural-train.jsonl").read_text().splitlines()
+               for p in json.loads(line)["papers"]}
+    out.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(SEED + 2)
+    emb = LocalEmbedder()
+    for n, (name, venues) in enumerate((("ml-large", LARGE), ("ml-theory", THEORY)), 1):
+        papers = rows(CORPUS, venues)
+        held = set(large_held_out() if name == "ml-large" else theory_held_out(papers))
+        dev = [r for r in papers if r["uid"] not in held and r["uid"] not in trained
+               and paper_part(r["uid"]) == "dev"]
+        by_id = {r["uid"]: r for r in dev}
+        retr = Retriever(store=PaperStore(collection=name, embedder=emb, path=stores))
+        firsts = rng.sample(dev, pairs * 2)
+        chosen: list[tuple[dict, dict]] = []
+        for i, a in enumerate(firsts[:pairs]):
+            if i % 2 == 0:
+                near = [rp.paper.paper_id for rp in retr.search(a["title"], k=8).papers]
+                b_id = next((p for p in near if p != a["uid"] and p in by_id), None)
+                b = by_id[b_id] if b_id else firsts[pairs + i]
+            else:
+                b = firsts[pairs + i]
+            chosen.append((a, b))
+        doc = {"collection": name, "pairs": [
+            {"pair": k, "papers": [{"paper_id": r["uid"], "title": r["title"],
+                                    "abstract": " ".join(r["abstract"].split())} for r in ab]}
+            for k, ab in enumerate(chosen, 1)]}
+        (out / f"compare-{n:02d}.json").write_text(json.dumps(doc, indent=1, ensure_ascii=False))
+        print(f"compare-{n:02d}: {name}, {len(chosen)} pairs")
+    return 0
+
+
 def main() -> int:
+    if sys.argv[1:2] == ["--compare"]:
+        return compare_batches(Path(sys.argv[2]), Path(sys.argv[3]))
     if sys.argv[1:2] == ["--training2"]:
         return training_batches2(Path(sys.argv[2]))
     if sys.argv[1:2] == ["--ingest"]:
