@@ -29,7 +29,9 @@ STOPWORDS = frozenset(
         "study", "studies", "propose", "proposes", "proposed", "method", "methods",
         "approach", "approaches", "list", "show", "shows", "find", "finds", "does", "any",
         "tell", "give", "me", "which", "what", "whose", "using", "use", "used", "based",
-        "new", "novel"
+        "new", "novel",
+        # abbreviations that join or point, never a topic ("vs", "et al.", "etc.", "cf.")
+        "vs", "versus", "et", "al", "etc", "cf"
     ]
 )
 

@@ -52,6 +52,14 @@ def test_off_topic_questions_are_refused(bundled_store):
         assert result.papers  # what was searched is still reported
 
 
+def test_questions_of_joining_words_only_are_refused(bundled_store):
+    """"vs", "versus", "et al.", "etc.", "cf." name no topic: one abstract of the bundled list
+    says "stimulation vs. tradition", and "vs" alone was answered from it, confidently."""
+    for q in ("vs", "versus?", "et al.", "etc", "cf. vs"):
+        result = ask(bundled_store, q)
+        assert result.refused and result.citations == [], (q, result.text)
+
+
 def test_streamed_deltas_add_up_to_the_answer(bundled_store):
     seen: list[str] = []
     result = ask(bundled_store, "How does IPMark watermark LLM text?", on_delta=seen.append)
