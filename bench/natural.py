@@ -16,7 +16,7 @@ match is ..."), and the paper the text cites first.
   not); "nothing here is about it" while the right paper is cited first among the closest
 - absent (the paper is held out of the store): answered confidently; answered hedged
 - fact: the expected string in the answer, with the right paper cited
-- compare: both papers cited
+- compare: both papers cited; a paper that is neither cited (an answered comparison)
 - followup: the second turn (which refers back) answered from the right paper, first; also
   among those whose first turn was answered from the right paper (``right_after_right``: what
   the follow-up itself did), and split by the second turn's language (``@zh-turn``)
@@ -125,6 +125,7 @@ def score(q: dict[str, Any], answers: list[Any]) -> dict[str, Any]:
         out["refused"] = last.outcome == "refused"
     if kind == "compare":
         out["both_cited"] = answered and set(want) <= set(cited)
+        out["other_cited"] = answered and bool(set(cited) - set(want))  # a paper of neither side
     if kind in ("survey", "zh-survey") and q.get("labels"):
         on = {pid for pid, lab in q["labels"].items() if lab}
         listed = set(cited) if answered else set()
@@ -149,7 +150,7 @@ FIGURES = {
     "absent": ("answered_confident", "answered_hedged", "refused"),
     "zh-absent": ("answered_confident", "answered_hedged"),
     "off-domain": ("refused", "answered_confident", "answered_hedged"),
-    "compare": ("both_cited",),
+    "compare": ("both_cited", "other_cited"),
     "survey": ("recall", "precision", "listed"),
     "zh-survey": ("recall", "precision", "listed"),
 }

@@ -14,17 +14,30 @@ its halves were searched as two papers. A shared opening clause ("Both use ski r
 A differ from B?", "For label-efficient learning, how does A compare with B?") is searched with
 each side. A side that points back into the other ("... compare against *their*
 linearizations") makes a comparison within one paper, not two.
+
+Researchers more often describe the two papers than name them, in a question about two ("each",
+"both", "these two", "differently"): one after the other ("One work argues ...; the other ...",
+"<A> in one and <B> in the other"), or side by side after what is asked ("What does each
+target: <A>, or <B>?", "<topic> is the aim of both <A> and <B>", "a common thread between <A>
+and <B>", "I'm comparing <A>, and <B>", "... differently in the work that <A>, and in the work
+<B>"). The join read between two descriptions is the one most like a seam (a comma before it,
+"the"/"a"/"in the" after it, the second opening as the first does), and a side ends where the
+question moves on ("?", a new sentence, ", and which ..."). Two descriptions of a handful of
+words ("both the treatment and the outcome") are things, not papers: each needs three content
+words.
 """
 
 from __future__ import annotations
 
 import re
 
+from assistant.textutil import content_words
+
 _AUX = r"(?:does|do|did|is|are|was|were)"
 _HOW = r"(?:how|in what ways?|in which ways?|in what respects?|in what sense)"
 # a shared opening clause: "Both use ski rental:", "For label-efficient learning,"
-_CONTEXT = re.compile(r"^(?P<ctx>(?:both|for|in|within|on|among|regarding)\b[^:;,?]{3,160}?)"
-                      r"\s*[:;,]\s+(?P<rest>(?:how|what|in|compare|contrast)\b.*)$",
+_CONTEXT = re.compile(r"^(?P<ctx>(?:both|for|in|within|on|among|regarding|when|if|given|under)\b"
+                      r"[^:;,?.]{3,160}?)\s*[:;,.]\s+(?P<rest>(?:how|what|in|compare|contrast)\b.*)$",
                       re.IGNORECASE)
 _PATTERNS = [
     # how does A differ (in its goals) from B / how is A different from B
@@ -39,7 +52,7 @@ _PATTERNS = [
                r"(?P<b>.+)$", re.IGNORECASE),
     # how do A and B differ / compare
     re.compile(rf"^{_HOW} {_AUX} (?P<a>.+?) (?:and|&) (?P<b>.+?) (?:differ|compare|relate|"
-               r"contrast)\b.*$", re.IGNORECASE),
+               r"contrast)\b(?!\w* between\b).*$", re.IGNORECASE),
     # what is the difference / relation between A and B
     re.compile(r"^(?:what(?:'s| is| are)? )?(?:the )?(?:main |key |core |real )?(?:differences?|"
                r"distinctions?|relations?|relationship|contrast) between (?P<a>.+?) and "
@@ -69,7 +82,8 @@ _FILLER = re.compile(r"(?<![\w-])(?:the|a|an|paper|papers|work|works|method|meth
 _BOTH = re.compile(r"^both\s+", re.IGNORECASE)
 _VERSUS_WORDS = 3  # "fixed confidence versus fixed budget" is a setting, not two papers
 _ASKED = re.compile(r"(?<![\w-])(?:how|what|which|where|when|why|does|do|did|is|are|each|both|"
-                    r"neither|these|those|two|their|they|compare|contrast|explain|describe)"
+                    r"neither|either|these|those|two|their|they|compare|comparing|contrast|explain|"
+                    r"describe|share|i|i'm|me|give|remember|recall|trying|looking|there)"
                     r"(?![\w-])", re.IGNORECASE)
 _CONTEXT_WORDS = 25  # a longer opening is a question of its own, not a shared clause
 
@@ -95,12 +109,12 @@ def _pair(q: str) -> tuple[str, str] | None:
             a, b = (m.group(s).replace(_MASK, "from") for s in ("a", "b"))
             first = first or (a, b)
             if masked[m.end("a"):m.start("b")].strip() != "from" or not _INNER_FROM.search(a):
-                return a, b
+                return _reopened(q, a, b) if pattern is _PATTERNS[-1] else (a, b)
             # "what distinguishes switching from X to Y from Z": that "from" is the side's own
             at = m.end("a") + 1
             masked = masked[:at] + _MASK + masked[at + 4:]
         if first:  # no other reading: the first one
-            return first
+            return _reopened(q, *first) if pattern is _PATTERNS[-1] else first
     m = _BARE.match(q)
     if m and not _ASKS.match(q) and all(
             len(m.group(s).split()) <= _BARE_WORDS for s in ("a", "b")):
@@ -108,12 +122,31 @@ def _pair(q: str) -> tuple[str, str] | None:
     return None
 
 
+_COMPARE_JOIN = re.compile(r"\s+(?:and|with|to|against|versus|vs\.?)\s+", re.IGNORECASE)
+
+
+def _reopened(q: str, a: str, b: str) -> tuple[str, str]:
+    """"Contrast <A> with <B>": of the joins in ``a`` and ``b``, the first that a description
+    opens after ("contrast the method for classifiers with few attributes *against the* deep
+    approach"); the first join when none is."""
+    start = q.find(a)
+    if _opening(b) or start < 0:
+        return a, b
+    for m in _COMPARE_JOIN.finditer(q, start + 1):
+        if _opening(q[m.end():]):
+            return q[start:m.start()], q[m.end():]
+    return a, b
+
+
 # a question that asks for one paper, whatever contrast it mentions
-_LOOKUP = re.compile(r"^(?:which (?:paper|work|study|article|method|approach|analysis)|is there|"
+_LOOKUP = re.compile(r"^(?:which (?:paper|work|study|article|method|approach|analysis)|"
+                     r"is there(?! (?:a|any) (?:common |shared )?(?:thread|connection|link|"
+                     r"relation\w*|overlap|difference)s? between)|"
                      r"are there|any\b|has anyone|have people|looking for|how (?:can|should|"
                      r"would|could|might|to)\b|how do (?:i|we|one|you)\b|if i\b|what (?:neural |"
                      r"new )?(?:paper|work|approach|method|technique)|can (?:a|an|one|we|i)\b|"
-                     r"i need|i'm looking|find|show me|is it|does (?:a|an|the)\b|do (?:i|we)\b)",
+                     r"i need|i'm looking for|i want|i'd like|i would like|we want|find|show me|"
+                     r"is it|does (?:a|an|the)\b|do (?:i|we)\b)",
                      re.IGNORECASE)
 # the two papers described in turn, each at the start of a clause: "one <A>, the other <B>",
 # "One work argues <A>; another <B>" ("where one arm holds ... while the other cuts" is one
@@ -125,25 +158,126 @@ _ONE_OTHER = re.compile(r"^(?P<ctx>(?:.*?[:;,.\u2014]\s+)?)(?:one|the first)\b(?
 # "<A> versus <B>" inside a question that is about two papers ("each", "both", "these two")
 _TWO = re.compile(r"\b(?:each|both|these two|the two|these|two (?:works|papers|approaches|"
                   r"methods)|compare|contrast|differ|which of)\b", re.IGNORECASE)
-_VERSUS = re.compile(r"(?:^|[:;,?.]\s+|\bbetween\s+)(?P<a>[^:;,?.]{8,}?)\s*,?\s+(?:versus|vs\.?)\s+"
-                     r"(?P<b>[^:;?.]{8,}?)(?=[,;:?.]|\s+(?:and|or) (?:how|what|which|why|does|do|"
-                     r"is)\b|$)", re.IGNORECASE)
+_VERSUS = re.compile(r"(?:^|[:;,?.]\s+|\(\s*|\bbetween\s+)(?P<a>[^:;,?.()]{8,}?)\s*,?\s+"
+                     r"(?:versus|vs\.?)\s+(?P<b>[^:;?.()]{8,}?)(?=[,;:?.)]|\s+(?:and|or) "
+                     r"(?:how|what|which|why|does|do|is)\b|$)", re.IGNORECASE)
 
 
-def _described(q: str) -> tuple[tuple[str, str], str] | None:
-    """Two papers described in turn by a question built around them ("One work argues ...;
-    another builds ...", "..., versus ... ?"), with the clause before them; never a question
-    that asks for one paper."""
+# "<A> in one and <B> in the other"
+_IN_ONE = re.compile(r"(?P<ctx>^.*?[:;,.]\s+)(?P<a>[^:;,.?]{8,}?)\s+in (?:one|the first)"
+                     r"(?: of them)?,?\s+(?:and|while|whereas|but)\s+(?P<b>[^:;,.?]{8,}?)\s+"
+                     r"in the (?:other|second)\b", re.IGNORECASE)
+
+
+def _one_other(q: str) -> tuple[tuple[str, str], str] | None:
+    """Two papers described in turn ("One work argues ...; another builds ..."), with the
+    clause before them; never a question that asks for one paper."""
     if _LOOKUP.match(q):
         return None
-    m = _ONE_OTHER.search(q)
-    if m:
-        return (m.group("a"), m.group("b")), m.group("ctx")
-    if _TWO.search(q):
-        m = _VERSUS.search(q)
-        if m and all(len(_clean(m.group(s)).split()) >= _VERSUS_WORDS for s in ("a", "b")):
-            return (m.group("a"), m.group("b")), q[:m.start("a")]
+    m = _ONE_OTHER.search(q) or _IN_ONE.search(q)
+    return ((m.group("a"), m.group("b")), m.group("ctx")) if m else None
+
+
+def _versus(q: str) -> tuple[tuple[str, str], str] | None:
+    """"<A> versus <B>" in a question about two papers ("each", "both", "these two"), each
+    side of at least ``_VERSUS_WORDS`` words."""
+    if _LOOKUP.match(q) or not _TWO.search(q):
+        return None
+    m = _VERSUS.search(q)
+    if m and all(len(_clean(m.group(s)).split()) >= _VERSUS_WORDS for s in ("a", "b")):
+        return (m.group("a"), m.group("b")), q[:m.start("a")]
     return None
+
+
+# Two papers described side by side, after what the question asks of them: "What does each
+# target: <A>, or <B>?", "<topic> is the aim of both <A> and <B>", "a common thread between
+# <A> and <B>", "... differently in the work that <A>, and in the work <B>". The two
+# descriptions are joined by "and", "or", "versus" (or "while", "whereas"): the join read is
+# the one most like a seam between two descriptions (a comma before it, "the"/"a"/"in the"
+# after it, the second description opening as the first does).
+_TWO_PAPERS = re.compile(r"(?<![\w-])(?:each|both|these two|the two|these|two|which of "
+                         r"(?:these|them|the two)|neither|either|differently|differ|compare|"
+                         r"comparing|contrast|in common|share|common thread)(?![\w-])",
+                         re.IGNORECASE)
+_JOIN = re.compile(r"(?P<comma>[,;])?\s+(?P<conj>and|or|versus|vs\.?|while|whereas)\s+",
+                   re.IGNORECASE)
+_DET = re.compile(r"^(?:(?P<prep>in|for|of|on|to|from|with|by|under|at) )?(?P<det>the|a|an|one|"
+                  r"another|its|which)\b", re.IGNORECASE)
+_LIST_SPAN = [  # where the two descriptions begin
+    re.compile(r":\s+"),  # after a colon that ends what is asked ("... does each target: ")
+    re.compile(r"(?<![\w-])both\s+(?=(?:(?:in|for|of|on|to|from|with|by|under) )?(?:the|a|an)\b)",
+               re.IGNORECASE),
+    re.compile(r"\b(?:differ|compare|contrast|common|share|relation|link)\w*\s+between\s+",
+               re.IGNORECASE),  # "differ between A and B": any "and" may be the join
+    re.compile(r"(?<![\w-])between\s+(?=(?:the|a|an)\b)", re.IGNORECASE),
+    re.compile(r"\b(?:i'm|i am|we're|we are) comparing\s+|\b(?:i|we) (?:remember|recall)\s+"
+               r"|\btrying to recall\s+", re.IGNORECASE),
+]
+# where the second description ends: the question mark, a new sentence, or what is asked next
+_LIST_END = re.compile(r"\?|[.!]\s+(?=(?-i:[A-Z]))|\s+\u2014\s|,\s+(?:and|or|but)\s+"
+                       r"(?:how|what|which|why|where|does|do|is|are|can)\b|[.!]$", re.IGNORECASE)
+_SEAM = 5  # a join read with no colon, "both" or "between" before it must look this much like one
+_LIST_WORDS = 3  # content words each description holds at least (2 when both open alike)
+
+
+def _opening(text: str, words: int = 1) -> str:
+    """How a description opens ("in the", "the", "a", "which"), lower-cased; with ``words``
+    2, a bare "the"/"a" with the word after it ("the analysis")."""
+    m = _DET.match(text)
+    if not m:
+        return ""
+    if words > 1 and not m.group("prep") and m.group("det").lower() in ("the", "a", "an"):
+        m = re.match(rf"{re.escape(m.group(0))}\s+\S+", text)
+    return m.group(0).lower() if m else ""
+
+
+def _seam(span: str, least: int = 2) -> tuple[int, int, int] | None:
+    """The join between two descriptions in ``span`` most like one (start and end of the join,
+    its score), or None when none scores ``least``."""
+    first = _opening(span)
+    best = None
+    for m in _JOIN.finditer(span):
+        opening = _opening(span[m.end():])
+        score = (2 if m.group("comma") else 0) + (2 if opening else 0) + \
+            (3 if opening and opening == first else 0) + \
+            (1 if m.group("conj").lower() in ("versus", "vs", "vs.", "whereas", "while") else 0)
+        if best is None or score > best[2]:
+            best = (m.start(), m.end(), score)
+    return best if best and best[2] >= least else None
+
+
+def _listed(q: str) -> tuple[tuple[str, str], str] | None:
+    """Two papers described side by side in a question about two (``_TWO_PAPERS``): after a
+    colon, "both", "between" or "I'm comparing", or wherever the second description opens as
+    the first one does ("in the work that ..., and in the work ..."); with the clause before
+    them. Never a question that asks for one paper."""
+    if _LOOKUP.match(q) or not _TWO_PAPERS.search(q):
+        return None
+    found = []
+    for span in _LIST_SPAN:
+        for m in span.finditer(q):
+            end = _LIST_END.search(q, m.end())
+            text = q[m.end():end.start() if end else len(q)]
+            least = 0 if m.group(0).lower().split()[0] != "between" and "between" in \
+                m.group(0).lower() else 2
+            if (seam := _seam(text, least)) is not None:
+                found.append((m.end(), text, seam, _LIST_WORDS))
+    if not found:  # none of those: only a join whose second description opens as an earlier one
+        end = _LIST_END.search(q)
+        text = q[:end.start() if end else len(q)]
+        seam = _seam(text, 0)
+        opening = _opening(text[seam[1]:], 2) if seam else ""
+        start = f" {text.lower()}".rfind(f" {opening} ", 0, seam[0]) if seam and opening else -1
+        if seam is None or start < 0 or seam[2] + 3 < _SEAM:
+            return None
+        found.append((start, text[start:], (seam[0] - start, seam[1] - start, seam[2] + 3),
+                      _LIST_WORDS - 1))
+    # the join most like one; of equals, the earliest start (a colon inside a title)
+    at, text, (cut, resume, _), least_words = max(found, key=lambda f: (f[2][2], -f[0]))
+    a, b = text[:cut], text[resume:]
+    if not all(len(content_words(_clean(s))) >= least_words for s in (a, b)):
+        return None
+    return (a, b), q[:at]
 
 
 def sides(question: str) -> list[str] | None:
@@ -157,13 +291,15 @@ def sides(question: str) -> list[str] | None:
         if m:
             found = _pair(m.group("rest"))
             context = _clean(_BOTH.sub("", m.group("ctx")))
-    if found is None and (told := _described(q)) is not None:
+    if found is None and (told := _one_other(q) or _listed(q) or _versus(q)) is not None:
         found, before = told
         context = (" ".join(_ASKED.sub(" ", _clean(before)).split())
                    if len(before.split()) <= _CONTEXT_WORDS else "")
     if found is None:
         return None
-    raw_a, raw_b = (s.strip(" ,.;:?") for s in found)
+    a_end, b_end = _LIST_END.search(found[0]), _LIST_END.search(found[1])
+    raw_a, raw_b = (s[:m.start() if m else len(s)].strip(" ,.;:?")
+                    for s, m in zip(found, (a_end, b_end), strict=True))
     if _POINTS_BACK.match(raw_a) or _POINTS_BACK.match(raw_b):
         return None
     a, b = _clean(raw_a), _clean(raw_b)

@@ -119,16 +119,18 @@ def test_numbers_a_paper_does_not_state_are_unsupported(bundled_store):
 
 
 def test_each_side_of_a_comparison_is_found_and_cited(slice_store):
-    """'How does A differ from B?' (and the other ways a comparison is asked) over random pairs
-    of real papers: [1] is A, [2] is B, and each cited claim is quoted from the paper it
-    cites."""
+    """'How does A differ from B?' (and the other ways a comparison is asked, the two papers
+    side by side among them) over random pairs of real papers: [1] is A, [2] is B, and each
+    cited claim is quoted from the paper it cites."""
     store, rows = slice_store
     retriever = Retriever(store=store)
     answerer = build_answerer(load_settings(), embedder=store.embedder)
     rng = random.Random(3)
     forms = ["How does {a} differ from {b}?", "What distinguishes {a} from {b}?",
-             "How does {a} relate to {b}?", "Compare {a} with {b}."]
-    pairs = [rng.sample(rows, 2) for _ in range(12)]
+             "How does {a} relate to {b}?", "Compare {a} with {b}.",
+             "I'm comparing {a}, and {b}. What does each claim?",
+             "What do these two share: {a}, and {b}?"]
+    pairs = [rng.sample(rows, 2) for _ in range(18)]
     for i, (a, b) in enumerate(pairs):
         q = forms[i % len(forms)].format(a=a["title"], b=b["title"])
         result = answer(q, retriever=retriever, answerer=answerer, k=6)

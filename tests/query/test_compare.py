@@ -97,3 +97,71 @@ def test_a_from_inside_a_side_stays_there():
 def test_a_hyphenated_name_keeps_its_words():
     got = sides("How does follow-the-leader differ from the one-in-a-million rule?")
     assert got == ["follow-the-leader", "one-in-a-million rule"]
+
+
+# Two papers described side by side, in the researcher's own words (each pair: both
+# descriptions, and words each side's search must keep)
+DESCRIBED = [
+    ("a sampler that adapts its step size to local curvature", "sampler curvature",
+     "a bound on the sample cost of learning halfspaces under label noise", "halfspaces label"),
+    ("the method that prunes whole filters after training", "prunes filters",
+     "the analysis of why overparameterized networks still generalize", "overparameterized"),
+    ("an encoder for molecules trained with contrastive views", "molecules contrastive",
+     "an planner for legged robots crossing rough ground", "legged rough"),
+]
+DESCRIBED_FORMS = [
+    "What does each target: {a}, and {b}?",
+    "Which assumptions does each of these make: {a}, or {b}?",
+    "What kind of contribution is each: {a}, versus {b}? How is each validated?",
+    "Efficiency matters in both {a} and {b}. How does each get it?",
+    "Is there a common thread between {a} and {b}?",
+    "I'm comparing {a}, and {b}. What does each assume?",
+    "I remember {a}, and {b}. Which of them reports experiments?",
+    "How is data used differently in {a}, and in {b}?",
+    "Where does noise enter for {a}, and for {b}, and does either prove a lower bound?",
+    "How do the guarantees differ between {a} and {b}?",
+]
+
+
+@pytest.mark.parametrize("form", DESCRIBED_FORMS)
+def test_two_papers_described_side_by_side_yield_both(form):
+    for a, a_core, b, b_core in DESCRIBED:
+        q = form.format(a=a, b=b)
+        got = sides(q)
+        assert got is not None, q
+        assert all(w in got[0] for w in a_core.split()), (q, got)
+        assert all(w in got[1] for w in b_core.split()), (q, got)
+        assert not any(w in got[0] for w in b_core.split()), (q, got)  # B never in A's search
+        assert not any(w in got[1] for w in a_core.split()), (q, got)
+
+
+@pytest.mark.parametrize("q", [
+    "Both seek minima of a non-convex objective seen through a noisy proxy, zeroth-order "
+    "queries in one and a pointwise-close empirical risk in the other. How do they compare?",
+    "When payoffs are heavy-tailed, how does the low-rank linear setting differ from the "
+    "graph-feedback setting, and which of the two proves a lower bound?",
+    "Contrast the label-frugal method for linear classifiers with few relevant attributes "
+    "against the deep top-down approach that splits a parent series among its children.",
+])
+def test_a_side_ends_where_the_question_moves_on(q):
+    got = sides(q)
+    assert got is not None, q
+    assert not any(w in got[0] for w in ("graph-feedback", "top-down", "pointwise-close")), got
+    assert not any(w in got[1] for w in ("which", "lower bound", "zeroth-order", "frugal")), got
+
+
+@pytest.mark.parametrize("q", [
+    "When both the treatment and the outcome are measured with noise, which estimator is more "
+    "reliable, and why?",
+    "In auctions where bidders pay both an entry fee and a reserve price, can revenue be bounded?",
+    "I want a quantizer where both the scale factors and the rounding are learned in training.",
+    "Which paper maps between images and captions with one shared space, while training both "
+    "encoders jointly?",
+    "How should I choose between a kernel method and a neural network for small tabular data?",
+    "What is the trade-off between the bias of the estimator and the variance of its gradient "
+    "in each iteration?",
+    "Do both the encoder and the decoder need to be pretrained for this to work?",
+    "Is there work comparing the one-step method with the two-step method on both benchmarks?",
+])
+def test_a_question_about_one_thing_with_both_or_between_is_not_split(q):
+    assert sides(q) is None, q
