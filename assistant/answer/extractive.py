@@ -228,7 +228,7 @@ class ExtractiveAnswerer:
         scored = score_sentences(form, sources, embedder=self.embedder)
         chosen = choose(scored, plural=plural, max_sentences=self.max_sentences)
         if plural and form.sides is not None:
-            return self._side_by_side(scored, sources, say)
+            return self._side_by_side(scored, sources, say, hedged=hedged)
         if plural:
             head = (say.listing_more if len(sources) >= self.list_hint_at
                     else say.listing).format(n=len(sources))
@@ -267,11 +267,12 @@ class ExtractiveAnswerer:
 
     @staticmethod
     def _side_by_side(scored: list[list[_Scored]], sources: Sequence[RetrievedPaper],
-                      say: Framing) -> str:
+                      say: Framing, *, hedged: bool = False) -> str:
         """A comparison: each paper's sentence on the same aspects (the problem, the method,
         the data, the result), so a reader sees where they differ; an aspect its abstract does
-        not state is said to be missing, not filled with another sentence."""
-        lines = [say.side_by_side, ""]
+        not state is said to be missing, not filled with another sentence. ``hedged``: a side's
+        paper is only the closest match, and the heading says so."""
+        lines = [say.side_by_side_closest if hedged else say.side_by_side, ""]
         for n, (rp, sents) in enumerate(zip(sources, scored, strict=True), 1):
             lines.append(f"- **{rp.paper.display_title}** [{n}]")
             used: set[int] = set()

@@ -26,6 +26,7 @@ class Framing:
     not_introduced: str  # {missing}
     across_languages: str  # {asked}: a near miss matched by multilingual-e5, not by its words
     side_by_side: str
+    side_by_side_closest: str  # a comparison not sure of each side's paper
     points: dict[str, str]  # problem, method, data, result
     point_missing: str
     no_sources: str
@@ -53,6 +54,8 @@ ENGLISH = Framing(
                       "abstracts' own words (or configure an LLM endpoint to translate the "
                       "question). The closest papers:"),
     side_by_side="What each paper says on the same points, side by side:",
+    side_by_side_closest=("The closest match to each side, though one may not be the paper "
+                          "meant; what each says on the same points, side by side:"),
     points={"problem": "problem", "method": "method", "data": "data", "result": "result"},
     point_missing="not stated in the abstract",
     no_sources="The indexed papers do not answer this question.",
@@ -82,6 +85,7 @@ CHINESE = Framing(
                       "突出。用英文提问可以直接匹配摘要原文（或配置 LLM 端点来翻译问题）。"
                       "最接近的几篇："),
     side_by_side="两篇论文在相同要点上的说法，并列如下：",
+    side_by_side_closest="以下是与两方各自最接近的论文（其中一篇未必是您所指的），它们在相同要点上的说法并列如下：",
     points={"problem": "问题", "method": "方法", "data": "数据", "result": "结果"},
     point_missing="摘要中没有说明",
     no_sources="已索引的论文不能回答这个问题。",

@@ -27,6 +27,7 @@ from assistant.paper import Paper
 from assistant.search.retrieval import Retriever
 from assistant.settings import load_settings
 from assistant.sources.corpus import paper_from_record
+from assistant.textutil import split_sentences
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "ml-abstracts.jsonl"
 pytestmark = pytest.mark.shared
@@ -131,11 +132,44 @@ def test_each_side_of_a_comparison_is_found_and_cited(slice_store):
              "I'm comparing {a}, and {b}. What does each claim?",
              "What do these two share: {a}, and {b}?"]
     pairs = [rng.sample(rows, 2) for _ in range(18)]
+    confident: list[bool] = []
     for i, (a, b) in enumerate(pairs):
         q = forms[i % len(forms)].format(a=a["title"], b=b["title"])
         result = answer(q, retriever=retriever, answerer=answerer, k=6)
         assert [c.paper.paper_id for c in result.citations[:2]] == [a["uid"], b["uid"]], q
         assert result.grounding is not None and result.grounding.summary()["misattributed"] == 0
+        confident.append(result.confident)
+    # each side named by its title is sure of its paper: said as the answer, not the closest
+    assert sum(confident) >= len(pairs) - 1, confident
+
+
+def test_a_comparison_is_said_sure_only_when_each_side_is(slice_store):
+    """Over comparisons of a paper named by its title with one described by a few words from
+    its abstract: an answer unsure of a side's paper says it shows the closest match to each
+    side (and ``confident`` is false), and a side cited to another paper is unsure more often
+    than a side cited to its own."""
+    from assistant.answer.framing import ENGLISH
+
+    store, rows = slice_store
+    retriever = Retriever(store=store)
+    answerer = build_answerer(load_settings(), embedder=store.embedder)
+    rng = random.Random(5)
+    unsure = {True: [], False: []}  # by whether both sides' papers are cited right
+    for _ in range(24):
+        a, b = rng.sample(rows, 2)
+        sents = split_sentences(b["abstract"])
+        described = " ".join(sents[len(sents) // 2].split()[:10])
+        q = f"How does {a['title']} differ from the work where {described}?"
+        result = answer(q, retriever=retriever, answerer=answerer, k=6)
+        if result.outcome != "answered":
+            continue
+        heading = result.text.splitlines()[0]
+        assert heading == (ENGLISH.side_by_side if result.confident
+                           else ENGLISH.side_by_side_closest), q
+        right = [c.paper.paper_id for c in result.citations[:2]] == [a["uid"], b["uid"]]
+        unsure[right].append(not result.confident)
+    assert unsure[False], "no side was cited to another paper: the comparison below is empty"
+    assert sum(unsure[False]) / len(unsure[False]) > sum(unsure[True]) / max(1, len(unsure[True]))
 
 
 def test_comparison_sides():
