@@ -153,16 +153,18 @@ def choose(scored: list[list[_Scored]], *, plural: bool, max_sentences: int
 
 
 def near_miss_text(form: Form, sources: Sequence[RetrievedPaper], *, embedder: Embedder,
-                   missing: str = "", across_languages: bool = False) -> str:
+                   missing: str = "", across_languages: bool = False, sides: bool = False
+                   ) -> str:
     """Nothing here is about the question: say so, then the closest papers, each with the
     sentence of its abstract nearest the question, cited as [n] = ``sources[n - 1]``.
     ``missing``: the method the question asks about, which no paper here introduces;
-    ``across_languages``: found by multilingual-e5, not by words. Whichever
+    ``across_languages``: found by multilingual-e5, not by words; ``sides``: a comparison,
+    whose first sources are the closest to each side. Whichever
     answerer serves (the LLM one too), a near miss is composed offline, never generated."""
     chosen = choose(score_sentences(form, sources, embedder=embedder), plural=True,
                     max_sentences=1)
     say = for_form(form)
-    head = say.nothing_here.format(asked=quoted(form.question))
+    head = (say.nothing_both if sides else say.nothing_here).format(asked=quoted(form.question))
     if missing:
         head = say.not_introduced.format(missing=missing)
     if across_languages:  # matched by multilingual-e5: less sure than a match of words

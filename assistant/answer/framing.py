@@ -23,6 +23,7 @@ class Framing:
     listing: str  # {n}
     listing_more: str  # {n}: the list may have been cut by k
     nothing_here: str  # {asked}
+    nothing_both: str  # {asked}: a comparison, neither side's paper sure (closest to each first)
     not_introduced: str  # {missing}
     across_languages: str  # {asked}: a near miss matched by multilingual-e5, not by its words
     side_by_side: str
@@ -47,6 +48,8 @@ ENGLISH = Framing(
                   "ctrl+k in the chat, searches further):"),
     nothing_here="Nothing in this collection is about “{asked}”. The closest papers, none of "
                  "which answers it:",
+    nothing_both=("No two papers in this collection clearly match both sides of “{asked}”. The "
+                  "closest to each side first, then the next closest:"),
     not_introduced=("No paper in this collection introduces {missing}: it is not in this "
                     "collection. The closest papers, none of which is about it:"),
     across_languages=("No paper here clearly matches “{asked}”: matched across languages "
@@ -80,6 +83,7 @@ CHINESE = Framing(
     listing_more="本文集中有 {n} 篇论文与此相关，按相关程度排列（可能还有更多：--k N，或在对话中按 "
                  "ctrl+k 扩大搜索）：",
     nothing_here="本文集中没有论文是关于“{asked}”的。最接近的几篇（都不能回答这个问题）：",
+    nothing_both="本文集中没有两篇论文能明确对应“{asked}”的两方。先列出与每一方最接近的论文，再列其次接近的：",
     not_introduced="本文集中没有论文提出 {missing}。最接近的几篇（都不是关于它的）：",
     across_languages=("本文集中没有论文明确对应“{asked}”：离线跨语言匹配时没有哪一篇特别"
                       "突出。用英文提问可以直接匹配摘要原文（或配置 LLM 端点来翻译问题）。"

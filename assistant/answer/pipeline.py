@@ -199,7 +199,7 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     if decision.outcome != "answered" and not llm_near:
         result = _unanswered(form, retrieval, retriever=retriever,
                              answerer=answerer, timings=timings, relevance=rel.to_dict(),
-                             **extra)
+                             leads=leads, **extra)
         result.text = lead + result.text
         yield Delta(result.text)
         timings["total_ms"] = (time.perf_counter() - t0) * 1000
@@ -252,7 +252,7 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
                      **({"relevant_papers": len(citations)} if settled.relevant else {})}
     if settled.llm == "none":  # the model read the sources and says none answers
         result = _unanswered(form, retrieval, retriever=retriever, answerer=answerer,
-                             timings=timings, relevance=relevance, **extra)
+                             timings=timings, relevance=relevance, leads=leads, **extra)
         yield Delta(result.text)  # the notice was streamed before the model's answer
         result.text = lead + result.text
         if ground:
@@ -294,18 +294,21 @@ def read_back(said: Form, found: Searched, history: Sequence[Turn], *,
 
 
 def _unanswered(form: Form, retrieval: Retrieval, *, retriever: Retriever,
-                answerer: Answerer, **fields: Any) -> Answer:
-    """A near miss (``fields["outcome"]``) names the closest papers, cited like any claim; a
-    refusal says what to do. Neither calls an LLM (``near_miss_text`` composes offline)."""
+                answerer: Answerer, leads: int = 0, **fields: Any) -> Answer:
+    """A near miss (``fields["outcome"]``) names the closest papers, cited like any claim (a
+    comparison's: the closest to each side first, its ``leads``); a refusal says what to do.
+    Neither calls an LLM (``near_miss_text`` composes offline)."""
     question = form.question
     # a Chinese query left untranslated (nothing in it the dictionaries know) reads no
     # English sentence: say so rather than name unrelated papers
     unreadable = has_cjk(form.query) and not (answerer.multilingual or retrieval.multilingual)
     if fields.get("outcome") == "near_miss" and not unreadable:
-        closest = best_first(retrieval.papers[:DECIDE_OVER])[:NEAR_MISS_PAPERS]
+        closest = (retrieval.papers[:leads] + best_first(
+            retrieval.papers[leads:DECIDE_OVER]))[:NEAR_MISS_PAPERS]
         missing = str(fields.get("answerability", {}).get("missing_method") or "")
         text = near_miss_text(form, closest, embedder=retriever.store.embedder,
-                              missing=missing, across_languages=retrieval.multilingual)
+                              missing=missing, across_languages=retrieval.multilingual,
+                              sides=bool(leads))
         citations = [Citation(n, rp.paper) for n, rp in enumerate(closest, 1)]
     else:
         n = retriever.index().paper_count if retrieval.papers else 0

@@ -115,6 +115,11 @@ def decide(form: Form, papers: Sequence[RetrievedPaper], *, index: Any,
                                                   cut=cut))
         decision = min(decisions, key=lambda d: _ORDER.index(d.outcome))
         sure = min(d.p_answer for d in decisions)
+        if decision.outcome == "refused" and len(decisions) > 1 and any(
+                d.outcome != "refused" for d in decisions):
+            # a comparison one of whose sides the collection holds is no off-domain question:
+            # a near miss, naming the closest paper to each side
+            decision = replace(decision, outcome="near_miss")
     if not (multilingual or picked or form.cjk) and form.contentless:
         # "the", "what is it?", "word word word": nothing to search for. The verifier, trained
         # on real questions, scores such input high (0.9+) against any paper: never answered

@@ -22,9 +22,10 @@ def lead_with_sides(pair: Sequence[str] | None, retrieval: Retrieval, *, retriev
                     ) -> tuple[Retrieval, list[Side]]:
     """(the results with each side's paper first, re-ranked; each side's query and its own
     results, its paper first). ``lead`` picks a side's paper from its results (the pipeline
-    passes ``judge.introduces.side_lead``: the paper that introduces a named method). Unchanged,
-    with no sides, when the question compares nothing, the user picked the papers, or both
-    sides find the same paper. Returns new records: the ``retrieval`` given is left as it
+    passes ``judge.introduces.side_lead``: the paper that introduces a named method); when
+    both sides find the same paper first, the second side's lead is its best other paper, and
+    its own decision judges it. Unchanged, with no sides, when the question compares nothing
+    or the user picked the papers. Returns new records: the ``retrieval`` given is left as it
     was."""
     if not pair or (filters and filters.paper_ids):
         return retrieval, []
@@ -32,8 +33,9 @@ def lead_with_sides(pair: Sequence[str] | None, retrieval: Retrieval, *, retriev
     searched: list[Side] = []
     for side in pair:
         found = retriever.search(side, k=k, filters=filters).papers
-        best = lead(side, found)
-        if best is not None and all(best.paper.paper_id != rp.paper.paper_id for rp in leads):
+        taken = {rp.paper.paper_id for rp in leads}  # a paper leads one side only
+        best = lead(side, [rp for rp in found if rp.paper.paper_id not in taken])
+        if best is not None:
             leads.append(best)
             searched.append((side, [best, *(rp for rp in found if rp is not best)]))
     if len(leads) < 2:

@@ -60,6 +60,27 @@ def test_questions_of_joining_words_only_are_refused(bundled_store):
         assert result.refused and result.citations == [], (q, result.text)
 
 
+def test_a_comparison_with_one_side_here_is_a_near_miss_naming_it(bundled_store):
+    """"How does <a method of the list> differ from <a paper from another field>?": the list
+    holds one side, so it is no off-domain question: a near miss that names that side's paper
+    first and says no two papers match both sides. Neither side here: refused."""
+    from assistant.answer.framing import ENGLISH
+
+    names = [p.title.split(":")[0].split(" (")[0] for p in bundled_store.papers()
+             if re.match(r"^[A-Z][\w-]+(?: \(|:)", p.title)]
+    assert len(names) >= 8
+    for name in names:
+        for other in ("the paper on protein folding with AlphaFold",
+                      "the work on sourdough fermentation temperatures"):
+            result = ask(bundled_store, f"How does {name} differ from {other}?")
+            assert result.outcome == "near_miss", (name, result.text)
+            assert result.citations[0].paper.title.startswith(name), (name, result.text)
+            head = ENGLISH.nothing_both.split("“")[0]
+            assert result.text.startswith(head), result.text
+    both_away = ask(bundled_store, "How does sourdough fermentation differ from protein folding?")
+    assert both_away.refused and not both_away.citations
+
+
 def test_streamed_deltas_add_up_to_the_answer(bundled_store):
     seen: list[str] = []
     result = ask(bundled_store, "How does IPMark watermark LLM text?", on_delta=seen.append)
