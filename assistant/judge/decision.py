@@ -147,8 +147,8 @@ def decide(form: Form, papers: Sequence[RetrievedPaper], *, index: Any,
         if not rel.relevant:
             rel = rel.scoped([rp.paper.paper_id for rp in papers])
     # named as the answer, not as "the closest match": a sure estimate (for a comparison, each
-    # side's: on dev comparisons, a side cited to a wrong paper was answered sure 0 of 8 times,
-    # both right 11 of 40), the paper that introduces the method asked about, a list, the
+    # side's: dev comparisons with a side cited to another paper are said sure 2 of 8 times,
+    # with both right 21 of 41), the paper that introduces the method asked about, a list, the
     # user's pick
     confident = decision.outcome == "answered" and (
         picked or introduced or form.listing or sure >= cut.sure)
