@@ -20,7 +20,8 @@ Researchers more often describe the two papers than name them, in a question abo
 "<A> in one and <B> in the other"), or side by side after what is asked ("What does each
 target: <A>, or <B>?", "<topic> is the aim of both <A> and <B>", "a common thread between <A>
 and <B>", "I'm comparing <A>, and <B>", "... differently in the work that <A>, and in the work
-<B>"). The join read between two descriptions is the one most like a seam (a comma before it,
+<B>"), or told apart by what each does ("Which of these two gives <A>, and which <B>?"). The
+join read between two descriptions is the one most like a seam (a comma before it,
 "the"/"a"/"in the" after it, the second opening as the first does), and a side ends where the
 question moves on ("?", a new sentence, ", and which ..."). Two descriptions of a handful of
 words ("both the treatment and the outcome") are things, not papers: each needs three content
@@ -280,6 +281,26 @@ def _listed(q: str) -> tuple[tuple[str, str], str] | None:
     return (a, b), q[:at]
 
 
+# "Which of these two gives <A>, and which <B>?", "Which one learns <A>, which one freezes <B>?"
+_WHICH_WHICH = re.compile(r"(?:^|[.:;]\s+)which(?: one| of (?:these|them|the two)(?: two)?)?\s+"
+                          r"(?P<a>[^?]+?),?\s+(?:and |while |whereas )?which(?: one)?\s+"
+                          r"(?P<b>[^?]+)", re.IGNORECASE)
+
+
+def _which_which(q: str) -> tuple[tuple[str, str], str] | None:
+    """Two papers told apart by what each does ("which ..., and which ..."), each side of at
+    least ``_LIST_WORDS`` content words; never a question that asks for one paper."""
+    m = _WHICH_WHICH.search(q)
+    if m is None or _LOOKUP.match(q[m.start():].lstrip(".:; ")):
+        return None
+    a, b = m.group("a"), m.group("b")
+    end = _LIST_END.search(b)
+    b = b[:end.start()] if end else b
+    if not all(len(content_words(_clean(s))) >= _LIST_WORDS for s in (a, b)):
+        return None
+    return (a, b), q[:m.start()]
+
+
 def sides(question: str) -> list[str] | None:
     """The two things a comparison question compares, or None for any other question. A
     shared opening clause is added to both sides."""
@@ -291,7 +312,8 @@ def sides(question: str) -> list[str] | None:
         if m:
             found = _pair(m.group("rest"))
             context = _clean(_BOTH.sub("", m.group("ctx")))
-    if found is None and (told := _one_other(q) or _listed(q) or _versus(q)) is not None:
+    if found is None and (told := _one_other(q) or _listed(q) or _versus(q)
+                                  or _which_which(q)) is not None:
         found, before = told
         context = (" ".join(_ASKED.sub(" ", _clean(before)).split())
                    if len(before.split()) <= _CONTEXT_WORDS else "")

@@ -120,6 +120,8 @@ DESCRIBED_FORMS = [
     "How is data used differently in {a}, and in {b}?",
     "Where does noise enter for {a}, and for {b}, and does either prove a lower bound?",
     "How do the guarantees differ between {a} and {b}?",
+    "Which of these two is {a}, and which is {b}?",
+    "Both are recent. Which one is {a}, which one {b}, and where were they tested?",
 ]
 
 
@@ -162,6 +164,8 @@ def test_a_side_ends_where_the_question_moves_on(q):
     "in each iteration?",
     "Do both the encoder and the decoder need to be pretrained for this to work?",
     "Is there work comparing the one-step method with the two-step method on both benchmarks?",
+    "Which paper shows that wide networks generalize, and which datasets did it use?",
+    "Which loss is better for small tabular data, and which optimizer should I pick?",
 ])
 def test_a_question_about_one_thing_with_both_or_between_is_not_split(q):
     assert sides(q) is None, q
