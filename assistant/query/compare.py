@@ -281,8 +281,9 @@ def _listed(q: str) -> tuple[tuple[str, str], str] | None:
     return (a, b), q[:at]
 
 
-# "Which of these two gives <A>, and which <B>?", "Which one learns <A>, which one freezes <B>?"
-_WHICH_WHICH = re.compile(r"(?:^|[.:;]\s+)which(?: one| of (?:these|them|the two)(?: two)?)?\s+"
+# "Which of these two gives <A>, and which <B>?", "Which one learns <A>, which one freezes <B>?",
+# opening a sentence (after a colon it asks which of the papers named before has a property)
+_WHICH_WHICH = re.compile(r"(?:^|[.!]\s+)which(?: one| of (?:these|them|the two)(?: two)?)?\s+"
                           r"(?P<a>[^?]+?),?\s+(?:and |while |whereas )?which(?: one)?\s+"
                           r"(?P<b>[^?]+)", re.IGNORECASE)
 
@@ -291,7 +292,7 @@ def _which_which(q: str) -> tuple[tuple[str, str], str] | None:
     """Two papers told apart by what each does ("which ..., and which ..."), each side of at
     least ``_LIST_WORDS`` content words; never a question that asks for one paper."""
     m = _WHICH_WHICH.search(q)
-    if m is None or _LOOKUP.match(q[m.start():].lstrip(".:; ")):
+    if m is None or _LOOKUP.match(q[m.start():].lstrip(".! ")):
         return None
     a, b = m.group("a"), m.group("b")
     end = _LIST_END.search(b)

@@ -169,3 +169,13 @@ def test_a_side_ends_where_the_question_moves_on(q):
 ])
 def test_a_question_about_one_thing_with_both_or_between_is_not_split(q):
     assert sides(q) is None, q
+
+
+def test_which_and_which_after_a_colon_asks_about_the_papers_before_it():
+    """"<A> and <B>: which claim is a guarantee and which is empirical?" asks which of the two
+    papers before the colon has a property: the properties are never read as the two sides."""
+    for a, _, b, _ in DESCRIBED:
+        q = (f"Take {a} and {b}: which claim is a statistical guarantee and which is "
+             "empirical parity with baselines?")
+        got = sides(q)
+        assert got is None or ("guarantee" not in got[0] and "parity" not in got[1]), (q, got)
