@@ -204,15 +204,16 @@ _JOIN = re.compile(r"(?P<comma>[,;])?\s+(?P<conj>and|or|versus|vs\.?|while|where
                    re.IGNORECASE)
 _DET = re.compile(r"^(?:(?P<prep>in|for|of|on|to|from|with|by|under|at) )?(?P<det>the|a|an|one|"
                   r"another|its|which)\b", re.IGNORECASE)
-_LIST_SPAN = [  # where the two descriptions begin
-    re.compile(r":\s+"),  # after a colon that ends what is asked ("... does each target: ")
-    re.compile(r"(?<![\w-])both\s+(?=(?:(?:in|for|of|on|to|from|with|by|under) )?(?:the|a|an)\b)",
-               re.IGNORECASE),
-    re.compile(r"\b(?:differ|compare|contrast|common|share|relation|link)\w*\s+between\s+",
-               re.IGNORECASE),  # "differ between A and B": any "and" may be the join
-    re.compile(r"(?<![\w-])between\s+(?=(?:the|a|an)\b)", re.IGNORECASE),
-    re.compile(r"\b(?:i'm|i am|we're|we are) comparing\s+|\b(?:i|we) (?:remember|recall)\s+"
-               r"|\btrying to recall\s+", re.IGNORECASE),
+# where the two descriptions begin, each with the least score (``_seam``) its join must have
+_LIST_SPAN = [
+    (re.compile(r":\s+"), 2),  # after a colon that ends what is asked ("... does each target: ")
+    (re.compile(r"(?<![\w-])both\s+(?=(?:(?:in|for|of|on|to|from|with|by|under) )?(?:the|a|an)"
+                r"\b)", re.IGNORECASE), 2),
+    (re.compile(r"\b(?:differ|compare|contrast|common|share|relation|link)\w*\s+between\s+",
+                re.IGNORECASE), 0),  # "differ between A and B": any "and" may be the join
+    (re.compile(r"(?<![\w-])between\s+(?=(?:the|a|an)\b)", re.IGNORECASE), 2),
+    (re.compile(r"\b(?:i'm|i am|we're|we are) comparing\s+|\b(?:i|we) (?:remember|recall)\s+"
+                r"|\btrying to recall\s+", re.IGNORECASE), 2),
 ]
 # where the second description ends: the question mark, a new sentence, or what is asked next
 _LIST_END = re.compile(r"\?|[.!]\s+(?=(?-i:[A-Z]))|\s+\u2014\s|,\s+(?:and|or|but)\s+"
@@ -255,12 +256,10 @@ def _listed(q: str) -> tuple[tuple[str, str], str] | None:
     if _LOOKUP.match(q) or not _TWO_PAPERS.search(q):
         return None
     found = []
-    for span in _LIST_SPAN:
+    for span, least in _LIST_SPAN:
         for m in span.finditer(q):
             end = _LIST_END.search(q, m.end())
             text = q[m.end():end.start() if end else len(q)]
-            least = 0 if m.group(0).lower().split()[0] != "between" and "between" in \
-                m.group(0).lower() else 2
             if (seam := _seam(text, least)) is not None:
                 found.append((m.end(), text, seam, _LIST_WORDS))
     if not found:  # none of those: only a join whose second description opens as an earlier one
