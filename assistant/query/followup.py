@@ -55,6 +55,10 @@ _SELF = re.compile(r"\b(paper|papers|work|works) (on|about|that|which|proposing)
 _ZH_SELF = re.compile(r"(关于.{2,}的(那篇|论文)|论文集|这个集合|有没有|哪篇|哪些论文|"
                       r"什么是|是什么)")
 _LATIN = re.compile(r"[A-Za-z][\w\-.']*")
+# a Chinese question that opens with a bare third-person pronoun as its subject ("它把…",
+# "他们的实验设置…") has nothing before it in the question to point to ("其他", "其中",
+# "其实", "其次", "其余" are no pronouns)
+_ZH_LEADING_PRONOUN = re.compile(r"^[\s“\"]*(它们|它|他们|她们|其(?![他它中实次余]))")
 _HAN2 = re.compile(r"[\u4e00-\u9fff]{2}")
 
 
@@ -104,6 +108,8 @@ def is_follow_up(question: str, previous: str = "") -> bool:
     earlier turn is the caller's test."""
     if not question.strip():
         return False
+    if _ZH_LEADING_PRONOUN.match(question):
+        return True  # the model weighs its length and names: 0.19 for "他们的实验设置是怎样的，…"
     if not is_follow_up_by_rules(question) and names_in(question):
         return False  # it names its method: "Who are the authors of the DyPE paper?"
     return probability(question, previous) >= THRESHOLD

@@ -261,3 +261,43 @@ def test_questions_written_to_stand_alone_carry_no_reference():
     assert sum(alone["zh"]) / len(alone["zh"]) <= 0.05
     assert sum(alone["en"]) / len(alone["en"]) <= 0.03
     assert sum(turns) / len(turns) >= 0.6
+
+
+@pytest.mark.parametrize("question", [
+    "它把哪一部分思想迁移到了带动量的SGD上，得到了什么新方法？",
+    "他们的实验设置是怎样的，有没有在超过七十亿参数的模型上验证过这些结论？",
+    "它们在 ImageNet 和 CIFAR-10 上的 Transformer 基线对比结果如何？",
+    "其 PAC-Bayes 界和 Rademacher 复杂度界相比哪个更紧？",
+])
+def test_a_chinese_question_opening_with_a_bare_pronoun_leans_on_the_previous_turn(question):
+    """Long and full of names, the model alone reads such a question as standalone (0.19 and
+    0.49 for the first two); its subject is a pronoun with nothing before it to point to."""
+    assert is_follow_up(question, "Which paper studies optimisers?")
+
+
+@pytest.mark.parametrize("question", [
+    "其中哪篇用了扩散模型？", "其实有没有关于联邦学习中差分隐私的论文？", "其次，收敛速度如何？",
+    "其余的方法需要标签吗？", "其他领域有没有研究水印的论文？",
+])
+def test_qi_words_that_are_no_pronoun_are_left_to_the_model(question):
+    """"其中", "其实", "其次", "其余", "其他" open with 其 but are no subject pronoun: the
+    model weighs them as before."""
+    from assistant.query.followup import _ZH_LEADING_PRONOUN, THRESHOLD, probability
+
+    assert not _ZH_LEADING_PRONOUN.match(question)
+    previous = "Which paper studies optimisers?"
+    assert is_follow_up(question, previous) == (probability(question, previous) >= THRESHOLD)
+
+
+def test_no_chinese_question_written_to_stand_alone_opens_with_a_bare_pronoun():
+    """The rule above over every dev Chinese question written to stand alone: none is taken
+    for a follow-up by it."""
+    from assistant.query.followup import _ZH_LEADING_PRONOUN
+
+    root = Path(__file__).resolve().parents[2]
+    dev = set(json.loads((root / "evals" / "splits" / "natural.json").read_text())["dev"])
+    alone = [q["question"] for q in map(json.loads, (root / "evals" / "natural" /
+                                                     "questions.jsonl").read_text().splitlines())
+             if q["id"] in dev and q["kind"] in ("zh", "zh-fact", "zh-absent")]
+    assert len(alone) >= 100
+    assert [q for q in alone if _ZH_LEADING_PRONOUN.match(q)] == []
