@@ -66,6 +66,34 @@ def content_words(text: str) -> list[str]:
     return [w for w in words(text) if w not in STOPWORDS and len(w) > 1]
 
 
+# what a chat turn says that asks nothing: thanks, agreement, a filler ("ok", "thanks", "I
+# see", "好的"); a turn made only of these and stopwords is no question, unless it asks for
+# more ("why?", "how?", "more", "what else?")
+_ACKNOWLEDGED = frozenset((
+    "ok", "okay", "k", "kk", "thanks", "thank", "thx", "ty", "cheers", "cool", "great", "nice",
+    "good", "fine", "perfect", "awesome", "excellent", "wonderful", "interesting", "wow", "hmm",
+    "hm", "mm", "uh", "um", "huh", "yes", "yeah", "yep", "yup", "sure", "alright", "right",
+    "nope", "got", "see", "understood", "noted", "lol", "haha", "please", "much", "lot", "hi",
+    "hello", "hey", "bye"))
+_ASKING = frozenset((
+    "why", "how", "what", "which", "who", "whom", "whose", "when", "where", "more", "else", "and",
+    "explain", "elaborate", "detail", "details", "example", "examples"))
+_ZH_ACKNOWLEDGED = frozenset((
+    "谢谢", "多谢", "谢啦", "感谢", "好的", "好", "好吧", "嗯", "嗯嗯", "哦", "噢", "明白了",
+    "知道了", "懂了", "行", "可以", "收到", "不错", "太好了", "是的", "对"))
+
+
+def asks_nothing(text: str) -> bool:
+    """Is this turn no question at all: nothing but stopwords and acknowledgements ("the",
+    "ok", "thanks!", "great, thanks", "谢谢")? A short follow-up that asks for more ("why?",
+    "more", "what else?", "details?") asks something."""
+    if has_cjk(text):
+        return re.sub(r"[\s\W_]+", "", text) in _ZH_ACKNOWLEDGED
+    said = re.findall(r"[a-z']+", text.lower())
+    return bool(said) and not set(said) & _ASKING and all(
+        w in STOPWORDS or w in _ACKNOWLEDGED for w in said)
+
+
 def clean_markup(text: str) -> str:
     """Strip the light markup abstracts carry: **bold**, *italic*, \\textsc{X}, $...$ kept."""
     text = re.sub(r"\\text(?:sc|bf|it|tt|rm)\{([^{}]*)\}", r"\1", text)

@@ -34,6 +34,7 @@ class Framing:
     list_sep: str
     refusal: str  # {n} {asked}: off-domain
     unreadable: str  # a question no dictionary word of which was found (offline)
+    nothing_asked: str  # {asked}: a turn that asks nothing ("thanks", "ok")
 
 
 ENGLISH = Framing(
@@ -65,6 +66,9 @@ ENGLISH = Framing(
     list_sep="; ",
     refusal=("The indexed papers do not answer this: none of the {n} papers searched is about "
              "“{asked}”. Try other words, or ingest a paper list that covers it."),
+    nothing_asked=("“{asked}” asks nothing to look up. Ask about a topic, a method or a paper "
+                   "(“Which paper ...?”), or follow up on the last answer (“What data did they "
+                   "use?”)."),
     unreadable=("The indexed papers do not answer this in the offline mode: none of the "
                 "question's words was found in the dictionaries that turn it into the "
                 "abstracts' English. Ask in English or Chinese, name the method, make the "
@@ -96,6 +100,8 @@ CHINESE = Framing(
     list_sep="；",
     refusal=("已索引的论文不能回答这个问题：检索过的 {n} 篇论文都不是关于“{asked}”的。"
              "请换个说法，或导入涵盖这一主题的论文列表。"),
+    nothing_asked=("“{asked}”没有提出要查找的问题。请询问某个主题、方法或论文（“哪篇论文……？”），"
+                   "或追问上一个回答（“他们用了什么数据？”）。"),
     unreadable=("离线模式下无法回答：问题中的词在词典里都找不到对应的英文，无法与英文摘要匹配。"
                 "请用英文提问、写出方法名，用 `assistant ingest FILE --multilingual` 生成多语言向量"
                 "（每秒约 2 篇），或配置 LLM 端点（OPENAI_BASE_URL）来翻译问题。"),

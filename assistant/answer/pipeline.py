@@ -313,7 +313,9 @@ def _unanswered(form: Form, retrieval: Retrieval, *, retriever: Retriever,
     else:
         n = retriever.index().paper_count if retrieval.papers else 0
         say = for_form(form)
-        text = say.unreadable if unreadable else say.refusal.format(n=n, asked=quoted(question))
+        text = (say.nothing_asked.format(asked=quoted(question)) if form.asks_nothing
+                else say.unreadable if unreadable
+                else say.refusal.format(n=n, asked=quoted(question)))
         citations = []
     return Answer(question, text, answerer.backend, answerer.model, citations,
                   retrieval.papers, True, **fields)

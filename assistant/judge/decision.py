@@ -120,7 +120,7 @@ def decide(form: Form, papers: Sequence[RetrievedPaper], *, index: Any,
             # a comparison one of whose sides the collection holds is no off-domain question:
             # a near miss, naming the closest paper to each side
             decision = replace(decision, outcome="near_miss")
-    if not (multilingual or picked or form.cjk) and form.contentless:
+    if form.asks_nothing or (not (multilingual or picked or form.cjk) and form.contentless):
         # "the", "what is it?", "word word word": nothing to search for. The verifier, trained
         # on real questions, scores such input high (0.9+) against any paper: never answered
         decision.outcome = "refused"

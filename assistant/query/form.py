@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from assistant.query.aspects import Aspect, asked
 from assistant.query.compare import sides
 from assistant.query.followup import is_follow_up
-from assistant.textutil import content_words, has_cjk, is_list_question
+from assistant.textutil import asks_nothing, content_words, has_cjk, is_list_question
 
 Turn = tuple[str, str]  # (question, answer)
 
@@ -56,6 +56,8 @@ class Form:
     sides: tuple[str, str] | None = None  # "A vs B": each side is searched on its own
     introduces: tuple[str, ...] = ()  # "which paper introduces X?": X
     contentless: bool = False  # no content word at all ("the", "what is it?")
+    asks_nothing: bool = False  # no question at all ("thanks", "ok", "谢谢"): never searched
+    # as a follow-up, never answered
     # what retrieval searches when it is not ``query``: a Chinese question's glosses, several a
     # word (search/translate.py); ``query`` then holds the best one a word, what is judged
     terms: str = ""
@@ -77,8 +79,10 @@ class Form:
 
 def parse(question: str, history: Sequence[Turn] = ()) -> Form:
     """What the user's words say (``Form``, before the query is made)."""
-    return Form(question=question,
-                follow_up=bool(history) and is_follow_up(question, history[-1][0]),
+    nothing = asks_nothing(question)
+    return Form(question=question, asks_nothing=nothing,
+                follow_up=bool(history) and not nothing and is_follow_up(question,
+                                                                          history[-1][0]),
                 cjk=has_cjk(question), listing=is_list_question(question),
                 aspect=asked(question))
 

@@ -162,3 +162,20 @@ def test_a_comparison_is_answered_when_each_side_is(bundled_store):
     assert both.text.startswith("What each paper says on the same points, side by side:")
     one_side = ask(bundled_store, "How does DyPE compare with sourdough baking?")
     assert one_side.outcome != "answered"
+
+
+def test_a_turn_that_asks_nothing_is_told_what_to_ask_and_cites_nothing(bundled_store):
+    """After an answer, "thanks" or "ok" was read as a follow-up and answered about the
+    previous paper, confidently; now it cites nothing and says what to ask. A short follow-up
+    that asks for more ("why?") is still read from the previous answer's paper."""
+    first = "Which paper generates ultra-high-resolution images with diffusion transformers?"
+    before = ask(bundled_store, first)
+    history = [(first, before.text)]
+    for said in ("thanks", "ok", "great, thanks!", "I see", "the", "谢谢"):
+        result = ask(bundled_store, said, history=history)
+        assert result.refused and result.citations == [], (said, result.text)
+        assert said in result.text and ("Ask about" in result.text or "请询问" in result.text)
+    for said in ("why?", "tell me more"):
+        result = ask(bundled_store, said, history=history)
+        assert result.outcome == "answered", (said, result.text)
+        assert result.citations[0].paper.paper_id == before.citations[0].paper.paper_id

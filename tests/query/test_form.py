@@ -100,3 +100,25 @@ def test_the_pipeline_carries_out_the_verdict_and_decides_nothing():
                 ast.unparse(node)
     source = ast.unparse(tree)
     assert "ExtractiveAnswerer(" not in source  # no answerer built behind the configured one
+
+
+_ACKS = ("ok", "okay", "thanks", "thank you", "thanks a lot", "great", "cool", "nice", "I see",
+         "got it", "yes", "no", "hmm", "the", "it", "perfect, thanks")
+_MORE = ("why?", "how?", "more", "tell me more", "what else?", "and?", "details?", "explain",
+         "which one?", "what about the second?")
+
+
+def test_a_turn_that_asks_nothing_is_no_question_and_no_follow_up():
+    """Every acknowledgement, alone, punctuated, capitalised or two joined, asks nothing: it is
+    not read as a follow-up (it was answered about the previous paper, confidently); a short
+    turn that asks for more is still a follow-up's business."""
+    history = [("Which paper watermarks LLM text?", "The most relevant paper is **IPMark** [1].")]
+    for a in _ACKS:
+        for said in (a, a + "!", a.capitalize() + ".", f"{a}, {_ACKS[2]}"):
+            form = parse(said, history)
+            assert form.asks_nothing and not form.follow_up, said
+    for said in _MORE:
+        assert not parse(said, history).asks_nothing, said
+    for said in ("谢谢", "好的！", "嗯嗯", "明白了。"):
+        assert parse(said, history).asks_nothing, said
+    assert not parse("它呢？", history).asks_nothing
