@@ -80,10 +80,16 @@ def read_slice(path: Path, venues: Iterable[tuple[str, int]]) -> list[dict[str, 
     return rows
 
 
+def _title(text: str) -> str:
+    return " ".join("".join(c if c.isalnum() else " " for c in str(text).lower()).split())
+
+
 def make_cases(rows: Sequence[dict[str, Any]], *, questions: int, held_out: int, seed: int
                ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """(the rows to ingest, the cases). ``held_out`` papers with a TL;DR are kept out of the
-    store and asked about; ``questions`` papers in the store are asked about."""
+    store and asked about; ``questions`` papers in the store are asked about. A held-out paper
+    whose twin (the same title: an ICLR submission later at NeurIPS) stays in the store is not
+    asked about: the store does hold the paper."""
     rng = random.Random(seed)
     askable = [r for r in rows if r.get("tldr") and tldr_question(r["tldr"])]
     rng.shuffle(askable)
@@ -94,7 +100,10 @@ def make_cases(rows: Sequence[dict[str, Any]], *, questions: int, held_out: int,
     for r in present:
         cases.append({"id": f"in-{r['uid']}", "tags": ["tldr", "in-store"],
                       "question": tldr_question(r["tldr"]), "expect_papers": [r["uid"]]})
+    kept_titles = {_title(r["title"]) for r in rows if r["uid"] not in absent_ids}
     for r in absent:
+        if _title(r["title"]) in kept_titles:
+            continue
         cases.append({"id": f"out-{r['uid']}", "tags": ["tldr", "held-out"],
                       "question": tldr_question(r["tldr"]), "refuse": True})
     store_rows = [r for r in rows if r["uid"] not in absent_ids]

@@ -10,7 +10,9 @@ questions of the kinds in ../shared/QUESTIONS.md; check.py held them to its rule
 question gets an id (``<batch>-<line>``), its collection, and its kind as the store sees it: a
 lookup or a Chinese lookup about a paper held out of its store is ``absent`` / ``zh-absent``
 (nothing there is the paper asked about); a fact, follow-up, comparison or survey about a
-held-out paper is dropped. A line that fails check.py is dropped, and counted. Only ids, the
+held-out paper is dropped, and so is an absent question whose paper's twin (the same title,
+another venue or year: an ICLR submission later at NeurIPS) is in the store, since the store
+does hold the paper asked about. A line that fails check.py is dropped, and counted. Only ids, the
 questions and expected strings are kept: no abstract text is copied.
 """
 
@@ -25,7 +27,14 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from check import check  # noqa: E402
-from make_batches import CORPUS, THEORY, large_held_out, rows, theory_held_out  # noqa: E402
+from make_batches import (  # noqa: E402
+    CORPUS,
+    LARGE,
+    THEORY,
+    large_held_out,
+    rows,
+    theory_held_out,
+)
 
 OUT = HERE / "questions.jsonl"
 
@@ -118,6 +127,16 @@ def compare2(where: Path) -> int:
     return 0
 
 
+def _title(text: str) -> str:
+    return " ".join("".join(c if c.isalnum() else " " for c in text.lower()).split())
+
+
+def _twinned(papers: list[dict], held: set[str]) -> set[str]:
+    """The held-out papers whose twin (the same title) is in the store."""
+    kept = {_title(r["title"]) for r in papers if r["uid"] not in held}
+    return {r["uid"] for r in papers if r["uid"] in held and _title(r["title"]) in kept}
+
+
 def main() -> int:
     if sys.argv[1] == "--compare":
         return compare2(Path(sys.argv[2]))
@@ -128,6 +147,8 @@ def main() -> int:
     batches, answers = Path(sys.argv[1]), Path(sys.argv[2])
     held = {"ml-large": set(large_held_out()),
             "ml-theory": set(theory_held_out(rows(CORPUS, THEORY)))}
+    twinned = {name: _twinned(rows(CORPUS, venues), held[name])
+               for name, venues in (("ml-large", LARGE), ("ml-theory", THEORY))}
     out: list[dict] = []
     dropped = 0
     for path in sorted(answers.glob("batch-*.jsonl")):
@@ -144,7 +165,7 @@ def main() -> int:
             q = json.loads(line)
             kind, ids = q["kind"], q["paper_ids"]
             if any(i in held[coll] for i in ids):
-                if kind not in ("lookup", "zh"):
+                if kind not in ("lookup", "zh") or any(i in twinned[coll] for i in ids):
                     continue
                 kind = "absent" if kind == "lookup" else "zh-absent"
             item = {"id": f"{name}-{n:03d}", "collection": coll, "kind": kind, "papers": ids}
