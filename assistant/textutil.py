@@ -103,7 +103,13 @@ def clean_markup(text: str) -> str:
 
 
 _LIST_Q = re.compile(r"\b(?:papers|works|approaches|methods|studies|articles)\b|"
-                     r"\b(?:list|compare|which of|any)\b", re.IGNORECASE)
+                     r"\b(?:list|compare|which of|any)\b|"
+                     # "What work is there on ...?", "What theoretical work analyzes ...?",
+                     # "What research exists on ...?", "What does the literature say ...?"
+                     r"^\W*what (?!(?:is|are|was|were|does|do|did)\b)(?:\w+ ){0,2}"
+                     r"(?:work|research)\b(?! (?:do|does|did)\b)|"
+                     r"\b(?:work|research) (?:is there|exists|has been done)\b|\bthe literature\b",
+                     re.IGNORECASE)
 
 
 # the same in Chinese, which marks no plural: "哪些论文/工作/方法", "……的研究有哪些", "列出",

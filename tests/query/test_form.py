@@ -122,3 +122,24 @@ def test_a_turn_that_asks_nothing_is_no_question_and_no_follow_up():
     for said in ("谢谢", "好的！", "嗯嗯", "明白了。"):
         assert parse(said, history).asks_nothing, said
     assert not parse("它呢？", history).asks_nothing
+
+
+_TOPICS = ("statistical tests for judging generative models", "calibrating simulator physics",
+           "policy optimisation for linear-quadratic control")
+
+
+def test_what_work_is_there_on_a_topic_asks_for_a_list():
+    """Researchers ask for a survey as "What work is there on X?" (10 of the 29 dev survey
+    questions were answered as a one-paper lookup); a question about one paper's work, or
+    about another sense of the word, is not a list."""
+    for topic in _TOPICS:
+        for said in (f"What work is there on {topic}?", f"What work exists on {topic}?",
+                     f"What theoretical work addresses {topic}?",
+                     f"What research has been done on {topic}?",
+                     f"What prior work on {topic} is there?",
+                     f"What does the literature say about {topic}?"):
+            assert of(said).listing, said
+    for said in ("What work does it build on?", "What work did they start from?",
+                 "What is the work function of platinum?",
+                 "Is there work on embedding an ownership mark into text?"):
+        assert not of(said).listing, said
