@@ -103,7 +103,11 @@ def clean_markup(text: str) -> str:
 
 
 _LIST_Q = re.compile(r"\b(?:papers|works|approaches|methods|studies|articles)\b|"
-                     r"\b(?:list|compare|which of|any)\b|"
+                     r"\b(?:list|compare|which of)\b|"
+                     # "Any ...?" opening a sentence, "any paper / work ...", "are there any":
+                     # not "any" as a determiner inside ("without any map", "for any graph")
+                     r"(?:^|[.?!;:]\s+|\s-\s|—\s*)any\b|\bare there any\b|\bany (?:\w+ )?"
+                     r"(?:papers?|works?|research|methods?|approach(?:es)?|stud(?:y|ies)|articles?)\b|"
                      # "What work is there on ...?", "What theoretical work analyzes ...?",
                      # "What research exists on ...?", "What does the literature say ...?"
                      r"^\W*what (?!(?:is|are|was|were|does|do|did)\b)(?:\w+ ){0,2}"

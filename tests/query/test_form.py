@@ -143,3 +143,17 @@ def test_what_work_is_there_on_a_topic_asks_for_a_list():
                  "What is the work function of platinum?",
                  "Is there work on embedding an ownership mark into text?"):
         assert not of(said).listing, said
+
+
+def test_any_as_a_determiner_inside_a_question_asks_for_no_list():
+    """"without any map", "for any graph": a one-paper question (it was answered as a list,
+    said as sure, and a follow-up could not tell which paper "they" were). "Any ...?" opening a
+    sentence, "any paper / work", "are there any" still ask for papers."""
+    for topic in _TOPICS:
+        for said in (f"Has anyone studied {topic} without any labels?",
+                     f"Is there a bound for {topic} that holds for any dimension?",
+                     f"Which paper shows {topic} succeeds at any scale?"):
+            assert not of(said).listing, said
+        for said in (f"Any {topic}?", f"I need help with {topic}. Any paper?",
+                     f"Are there any results on {topic}?", f"Is there any work on {topic}?"):
+            assert of(said).listing, said
