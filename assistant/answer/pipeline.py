@@ -36,7 +36,7 @@ from assistant.query.rewrite import answered_paper, needs_llm, previous_paper
 from assistant.search import query_filters
 from assistant.search.compared import lead_with_sides
 from assistant.search.retrieval import Filters, Retrieval, Retriever, best_first
-from assistant.textutil import has_cjk, printable, quoted
+from assistant.textutil import asks_nothing, has_cjk, printable, quoted
 
 log = logging.getLogger(__name__)
 
@@ -153,6 +153,8 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     """
     t0 = time.perf_counter()
     question = asked(question)
+    # a turn that asked nothing ("thanks") is no part of what a follow-up refers back to
+    history = [turn for turn in history if not asks_nothing(turn[0])]
     said = parse(question, history)  # the question's form: read once, handed down
     over_years = (None if said.follow_up or said.cjk or (filters and filters.paper_ids)
                   else trend_ask.read(question))

@@ -179,3 +179,17 @@ def test_a_turn_that_asks_nothing_is_told_what_to_ask_and_cites_nothing(bundled_
         result = ask(bundled_store, said, history=history)
         assert result.outcome == "answered", (said, result.text)
         assert result.citations[0].paper.paper_id == before.citations[0].paper.paper_id
+
+
+def test_a_follow_up_after_a_turn_that_asked_nothing_refers_past_it(bundled_store):
+    """"thanks", then "what data did they use?": the follow-up is about the paper the last
+    real answer named (it was refused, the thanks being the previous turn)."""
+    first = "Which paper generates ultra-high-resolution images with diffusion transformers?"
+    before = ask(bundled_store, first)
+    history = [(first, before.text)]
+    for said in ("thanks!", "ok"):
+        history.append((said, ask(bundled_store, said, history=history).text))
+    for follow in ("Does it need retraining?", "它需要重新训练吗？"):
+        result = ask(bundled_store, follow, history=history)
+        assert result.outcome == "answered", (follow, result.text)
+        assert result.citations[0].paper.paper_id == before.citations[0].paper.paper_id
