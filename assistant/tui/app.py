@@ -10,6 +10,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import sys
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -37,6 +40,16 @@ if TYPE_CHECKING:
     from assistant.tui.slash import Scope, Slash
 
 log = logging.getLogger(__name__)
+
+
+def _terminal() -> int | None:
+    """The terminal the chat reads (stdin), or None once it has hung up (or never was one)."""
+    stdin = sys.__stdin__
+    try:
+        fd = stdin.fileno() if stdin is not None else -1
+        return fd if fd >= 0 and os.isatty(fd) else None
+    except (OSError, ValueError):
+        return None
 
 
 class AssistantApp(App[None]):
@@ -91,6 +104,21 @@ class AssistantApp(App[None]):
         self._start_open()
         if self.resume_id is not None:
             self.resume(self.resume_id)
+        if not self.is_headless and _terminal() is not None:
+            # a terminal closed under `make run` hangs up without a SIGHUP reaching this
+            # process, and Textual's input thread then spins on end-of-file: leave instead
+            self.set_interval(1.0, self._leave_if_hung_up)
+
+    def _leave_if_hung_up(self) -> None:
+        if _terminal() is None:
+            log.info("the terminal hung up: leaving")
+            # Textual's shutdown writes to the terminal, and with the terminal gone it can
+            # block for good: leave within seconds whatever it does (every turn is saved as it
+            # ends, and nothing is left to show)
+            deadline = threading.Timer(5.0, os._exit, (0,))
+            deadline.daemon = True
+            deadline.start()
+            self.exit()
 
     def _refresh_status(self, **values: Any) -> None:
         s = self.session
