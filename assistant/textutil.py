@@ -78,6 +78,9 @@ _ACKNOWLEDGED = frozenset((
 _ASKING = frozenset((
     "why", "how", "what", "which", "who", "whom", "whose", "when", "where", "more", "else", "and",
     "explain", "elaborate", "detail", "details", "example", "examples"))
+_AUXILIARIES = frozenset((
+    "is", "are", "was", "were", "does", "do", "did", "can", "could", "should", "would", "will",
+    "has", "have", "had"))
 _ZH_ACKNOWLEDGED = frozenset((
     "谢谢", "多谢", "谢啦", "感谢", "好的", "好", "好吧", "嗯", "嗯嗯", "哦", "噢", "明白了",
     "知道了", "懂了", "行", "可以", "收到", "不错", "太好了", "是的", "对"))
@@ -90,6 +93,8 @@ def asks_nothing(text: str) -> bool:
     if has_cjk(text):
         return re.sub(r"[\s\W_]+", "", text) in _ZH_ACKNOWLEDGED
     said = re.findall(r"[a-z']+", text.lower())
+    if said and said[0] in _AUXILIARIES and "?" in text:
+        return False  # "Is it good?", "Does it?": a yes-no question about the last answer
     return bool(said) and not set(said) & _ASKING and all(
         w in STOPWORDS or w in _ACKNOWLEDGED for w in said)
 

@@ -105,7 +105,7 @@ def test_the_pipeline_carries_out_the_verdict_and_decides_nothing():
 _ACKS = ("ok", "okay", "thanks", "thank you", "thanks a lot", "great", "cool", "nice", "I see",
          "got it", "yes", "no", "hmm", "the", "it", "perfect, thanks")
 _MORE = ("why?", "how?", "more", "tell me more", "what else?", "and?", "details?", "explain",
-         "which one?", "what about the second?")
+         "which one?", "what about the second?", "Is it good?", "Does it?", "Was it right?")
 
 
 def test_a_turn_that_asks_nothing_is_no_question_and_no_follow_up():
