@@ -26,7 +26,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "evals"))
 
-from assistant.evaluation.generate import make_cases, read_slice  # noqa: E402
+from assistant.evaluation.generate import (  # noqa: E402
+    LARGE_HELD_OUT,
+    LARGE_QUESTIONS,
+    LARGE_SEED,
+    make_cases,
+    read_slice,
+)
 
 CORPUS = ROOT.parent / "shared" / "corpus" / "ml-abstracts.jsonl"
 SLICE = [("iclr", 2017), ("iclr", 2018), ("corl", 2022), ("corl", 2023), ("nips", 2018)]
@@ -36,9 +42,11 @@ COLLECTION = "ml-large"
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--corpus", type=Path, default=CORPUS)
-    ap.add_argument("--questions", type=int, default=600, help="in-store TL;DR questions")
-    ap.add_argument("--held-out", type=int, default=120, help="papers kept out and asked about")
-    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--questions", type=int, default=LARGE_QUESTIONS,
+                    help="in-store TL;DR questions")
+    ap.add_argument("--held-out", type=int, default=LARGE_HELD_OUT,
+                    help="papers kept out and asked about")
+    ap.add_argument("--seed", type=int, default=LARGE_SEED)
     ap.add_argument("--ingest", type=Path, metavar="STORE", help="also ingest the slice here")
     args = ap.parse_args()
     if not args.corpus.exists():

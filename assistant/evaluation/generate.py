@@ -80,8 +80,20 @@ def read_slice(path: Path, venues: Iterable[tuple[str, int]]) -> list[dict[str, 
     return rows
 
 
+# the ml-large suite's draw (evals/make_large_suite.py's defaults): in-store questions, papers
+# held out and asked about, the seed; evals/natural/make_batches.py draws the same held-out set
+LARGE_QUESTIONS, LARGE_HELD_OUT, LARGE_SEED = 600, 120, 2026
+
+
 def _title(text: str) -> str:
     return " ".join("".join(c if c.isalnum() else " " for c in str(text).lower()).split())
+
+
+def twinned(rows: Sequence[dict[str, Any]], held: set[str]) -> set[str]:
+    """The held-out papers (uids in ``held``) whose twin, a paper of the same title (an ICLR
+    submission later at NeurIPS), stays in the store: the store does hold the paper."""
+    kept = {_title(r["title"]) for r in rows if r["uid"] not in held}
+    return {r["uid"] for r in rows if r["uid"] in held and _title(r["title"]) in kept}
 
 
 def make_cases(rows: Sequence[dict[str, Any]], *, questions: int, held_out: int, seed: int
@@ -100,9 +112,9 @@ def make_cases(rows: Sequence[dict[str, Any]], *, questions: int, held_out: int,
     for r in present:
         cases.append({"id": f"in-{r['uid']}", "tags": ["tldr", "in-store"],
                       "question": tldr_question(r["tldr"]), "expect_papers": [r["uid"]]})
-    kept_titles = {_title(r["title"]) for r in rows if r["uid"] not in absent_ids}
+    twins = twinned(rows, absent_ids)
     for r in absent:
-        if _title(r["title"]) in kept_titles:
+        if r["uid"] in twins:
             continue
         cases.append({"id": f"out-{r['uid']}", "tags": ["tldr", "held-out"],
                       "question": tldr_question(r["tldr"]), "refuse": True})

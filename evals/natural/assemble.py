@@ -25,6 +25,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parents[1]))
 
 from check import check  # noqa: E402
 from make_batches import (  # noqa: E402
@@ -35,6 +36,8 @@ from make_batches import (  # noqa: E402
     rows,
     theory_held_out,
 )
+
+from assistant.evaluation.generate import twinned  # noqa: E402
 
 OUT = HERE / "questions.jsonl"
 
@@ -127,16 +130,6 @@ def compare2(where: Path) -> int:
     return 0
 
 
-def _title(text: str) -> str:
-    return " ".join("".join(c if c.isalnum() else " " for c in text.lower()).split())
-
-
-def _twinned(papers: list[dict], held: set[str]) -> set[str]:
-    """The held-out papers whose twin (the same title) is in the store."""
-    kept = {_title(r["title"]) for r in papers if r["uid"] not in held}
-    return {r["uid"] for r in papers if r["uid"] in held and _title(r["title"]) in kept}
-
-
 def main() -> int:
     if sys.argv[1] == "--compare":
         return compare2(Path(sys.argv[2]))
@@ -147,7 +140,7 @@ def main() -> int:
     batches, answers = Path(sys.argv[1]), Path(sys.argv[2])
     held = {"ml-large": set(large_held_out()),
             "ml-theory": set(theory_held_out(rows(CORPUS, THEORY)))}
-    twinned = {name: _twinned(rows(CORPUS, venues), held[name])
+    twins = {name: twinned(rows(CORPUS, venues), held[name])
                for name, venues in (("ml-large", LARGE), ("ml-theory", THEORY))}
     out: list[dict] = []
     dropped = 0
@@ -165,7 +158,7 @@ def main() -> int:
             q = json.loads(line)
             kind, ids = q["kind"], q["paper_ids"]
             if any(i in held[coll] for i in ids):
-                if kind not in ("lookup", "zh") or any(i in twinned[coll] for i in ids):
+                if kind not in ("lookup", "zh") or any(i in twins[coll] for i in ids):
                     continue
                 kind = "absent" if kind == "lookup" else "zh-absent"
             item = {"id": f"{name}-{n:03d}", "collection": coll, "kind": kind, "papers": ids}

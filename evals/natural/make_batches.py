@@ -49,10 +49,23 @@ def theory_held_out(theory: list[dict]) -> list[str]:
 
 
 def large_held_out() -> list[str]:
-    import yaml
+    """The papers of the ml-large slice its store leaves out: evals/make_large_suite.py's draw
+    (its defaults). Not the suite's held-out cases: a held-out paper whose same-title twin
+    stays in the store has no case, yet is still not in the store."""
+    sys.path.insert(0, str(ROOT))
+    from assistant.evaluation.generate import (
+        LARGE_HELD_OUT,
+        LARGE_QUESTIONS,
+        LARGE_SEED,
+        make_cases,
+        read_slice,
+    )
 
-    suite = yaml.safe_load((ROOT / "evals" / "ml-large.yaml").read_text())
-    return [c["id"].removeprefix("out-") for c in suite["cases"] if "held-out" in c.get("tags", [])]
+    papers = read_slice(CORPUS, LARGE)
+    store_rows, _ = make_cases(papers, questions=LARGE_QUESTIONS, held_out=LARGE_HELD_OUT,
+                               seed=LARGE_SEED)
+    kept = {r["uid"] for r in store_rows}
+    return sorted(r["uid"] for r in papers if r["uid"] not in kept)
 
 
 def ingest(store: Path) -> int:
