@@ -24,7 +24,13 @@ match is ..."), and the paper the text cites first.
   in Chinese (a follow-up's second turn may be Chinese too)
 - survey: recall and precision of the papers the answer lists against the helper's labels of a
   40-paper pool (evals/natural/surveys.jsonl), where labelled
-- off-domain: SciFact's claims asked of each ML collection: refused (or at least not answered)
+- off-domain: SciFact's claims asked of each ML collection, and ML lookups asked of ``bio``:
+  refused (or at least not answered)
+
+A third collection, ``bio`` (SciFact's biomedical abstracts, evals/natural/make_bio.py), holds
+questions of another field written the same way (evals/natural/bio.jsonl). Its figures are
+reported on their own (``lookup@bio``, ...), never inside the ML ones (the issue's bars are
+over the two ML collections), with their own latency.
 
 Writes bench/results/natural.json (test) or natural-dev.json (dev), with every case's outcome
 in ``cases`` so a figure can be traced to its questions.
@@ -58,16 +64,20 @@ from assistant.search.retrieval import Retriever  # noqa: E402
 from assistant.textutil import has_cjk  # noqa: E402
 
 QUESTIONS = ROOT / "evals" / "natural" / "questions.jsonl"
+BIO = ROOT / "evals" / "natural" / "bio.jsonl"
 SURVEYS = ROOT / "evals" / "natural" / "surveys.jsonl"
 SPLITS = ROOT / "evals" / "splits" / "natural.json"
 SCIFACT_SPLITS = ROOT / "evals" / "splits" / "scifact-train.json"
 SHARED = ROOT.parent / "shared"
 COLLECTIONS = ("ml-large", "ml-theory")
+OTHER = ("bio",)  # reported on its own
 
 
 def load(split: str, kinds: set[str] | None = None) -> list[dict[str, Any]]:
     part = set(json.loads(SPLITS.read_text())[split])
-    out = [q for q in map(json.loads, QUESTIONS.read_text().splitlines())
+    lines = QUESTIONS.read_text().splitlines() + (BIO.read_text().splitlines()
+                                                    if BIO.exists() else [])
+    out = [q for q in map(json.loads, lines)
            if q["id"] in part and (not kinds or q["kind"] in kinds)
            and q["kind"] not in ("survey", "zh-survey")]
     off = QUESTIONS.with_name("offdomain.jsonl")
@@ -135,6 +145,10 @@ def score(q: dict[str, Any], answers: list[Any]) -> dict[str, Any]:
     return out
 
 
+def pct(values: list[float], q: float) -> float | None:
+    return round(percentile(values, q), 1) if values else None
+
+
 def rate(rows: list[dict[str, Any]], key: str) -> float | None:
     vals = [r[key] for r in rows if r.get(key) is not None]
     return round(sum(map(float, vals)) / len(vals), 3) if vals else None
@@ -160,8 +174,12 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     by_kind: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for r in rows:
-        by_kind[r["kind"]].append(r)
         by_kind[f"{r['kind']}@{r['collection']}"].append(r)
+        if r["collection"] in OTHER:  # another field: on its own, never in the ML figures
+            if r.get("turn_language"):
+                by_kind[f"{r['kind']}@{r['collection']}-{r['turn_language']}-turn"].append(r)
+            continue
+        by_kind[r["kind"]].append(r)
         if r.get("turn_language"):  # a follow-up whose second turn is Chinese, or English
             by_kind[f"{r['kind']}@{r['turn_language']}-turn"].append(r)
     for key, group in sorted(by_kind.items()):
@@ -177,12 +195,15 @@ def main() -> int:
     ap.add_argument("--n", type=int, default=0, help="at most N questions per kind (0: all)")
     ap.add_argument("--off", type=int, default=60, help="SciFact claims asked per collection")
     ap.add_argument("--seed", type=int, default=3)
+    ap.add_argument("--collections", default=",".join(COLLECTIONS + OTHER),
+                    help="comma-separated collections to ask (default: all)")
     ap.add_argument("--quiet", action="store_true")
     split_option(ap)
     args = ap.parse_args()
     kinds = set(args.kinds.split(",")) if args.kinds else None
     rng = random.Random(args.seed)
-    questions = load(args.split, kinds)
+    asked = [c for c in args.collections.split(",") if c]
+    questions = [q for q in load(args.split, kinds) if q["collection"] in asked]
     if args.n:
         by: dict[str, list[dict[str, Any]]] = defaultdict(list)
         for q in questions:
@@ -192,16 +213,21 @@ def main() -> int:
     if not kinds or "off-domain" in kinds:  # SciFact claims of this part, off-domain here
         claims = load_queries(SHARED / "bench" / "scifact" / "queries_train.jsonl")
         part = [c for c in json.loads(SCIFACT_SPLITS.read_text())[args.split] if c in claims]
-        for coll in COLLECTIONS:
+        for coll in (c for c in COLLECTIONS if c in asked):
             for c in rng.sample(part, min(args.off, len(part))):
                 questions.append({"id": f"scifact-{c}@{coll}", "collection": coll,
                                   "kind": "off-domain", "question": claims[c]})
+        if "bio" in asked:  # ML lookups of this part, off-domain in a biomedical collection
+            ml = [q for q in load(args.split, {"lookup"}) if q["collection"] in COLLECTIONS]
+            for q in rng.sample(ml, min(args.off, len(ml))):
+                questions.append({"id": f"{q['id']}@bio", "collection": "bio",
+                                  "kind": "off-domain", "question": q["question"]})
     emb = LocalEmbedder()
     retrievers = {c: Retriever(store=PaperStore(collection=c, embedder=emb, path=args.stores))
-                  for c in COLLECTIONS}
+                  for c in asked}
     answerer = ExtractiveAnswerer(embedder=emb)
     rows: list[dict[str, Any]] = []
-    latencies: list[float] = []
+    latencies: dict[bool, list[float]] = {True: [], False: []}  # by: another field?
     t_all = time.perf_counter()
     for i, q in enumerate(questions, 1):
         retr = retrievers[q["collection"]]
@@ -211,7 +237,7 @@ def main() -> int:
         for turn in turns:
             t = time.perf_counter()
             ans = answer(turn, retriever=retr, answerer=answerer, history=history, ground=False)
-            latencies.append((time.perf_counter() - t) * 1000)
+            latencies[q["collection"] in OTHER].append((time.perf_counter() - t) * 1000)
             history.append((turn, ans.text))
             answers.append(ans)
         row = {"id": q["id"], "kind": q["kind"], "collection": q["collection"],
@@ -221,15 +247,18 @@ def main() -> int:
             print(f"{i}/{len(questions)} questions, {time.perf_counter() - t_all:.0f} s",
                   file=sys.stderr, flush=True)
     figures = {"split": args.split, "questions": len(rows), "by_kind": summary(rows),
-               "latency_ms_p50": round(percentile(latencies, 0.5), 1),
-               "latency_ms_p95": round(percentile(latencies, 0.95), 1),
+               "latency_ms_p50": pct(latencies[False], 0.5),
+               "latency_ms_p95": pct(latencies[False], 0.95),
+               "bio_latency_ms_p50": pct(latencies[True], 0.5),
+               "bio_latency_ms_p95": pct(latencies[True], 0.95),
                "cases": rows}
     print(f"## natural questions, {args.split} ({len(rows)} questions)\n")
     print("| kind | n | figures |\n|---|---|---|")
     for key, vals in figures["by_kind"].items():
         shown = ", ".join(f"{k} {v}" for k, v in vals.items() if k != "n")
         print(f"| {key} | {vals['n']} | {shown} |")
-    print(f"\nlatency p50 {figures['latency_ms_p50']} ms, p95 {figures['latency_ms_p95']} ms")
+    print(f"\nlatency p50 {figures['latency_ms_p50']} ms, p95 {figures['latency_ms_p95']} ms"
+          f" (bio: {figures['bio_latency_ms_p50']} / {figures['bio_latency_ms_p95']} ms)")
     print(write_results("natural", args.split, figures).relative_to(ROOT))
     return 0
 

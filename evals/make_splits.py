@@ -83,14 +83,14 @@ def followups() -> dict[str, Any]:
 
 def natural() -> dict[str, Any]:
     items = []
-    for name in ("questions.jsonl", "offdomain.jsonl"):  # surveys.jsonl: ids of questions
+    for name in ("questions.jsonl", "offdomain.jsonl", "bio.jsonl"):  # surveys: question ids
         path = ROOT / "evals" / "natural" / name
         for line in path.read_text().splitlines() if path.exists() else []:
             q = json.loads(line)
             items.append((q["id"], question_part(q.get("papers", []), q["id"])))
     return {"about": ABOUT + "natural questions follow their papers (a comparison both, a "
             "survey the paper its writer started from, an absent question the paper held out of "
-            "the store; an off-domain question its id)", **by_part(items)}
+            "the store; an off-domain question its id; bio.jsonl's the same)", **by_part(items)}
 
 
 def grounding_pairs() -> dict[str, Any]:
