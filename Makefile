@@ -52,10 +52,12 @@ bench-scifact: install
 	    --store bench/stores --mode $$mode --json; done
 
 # the ml-large slice (~2 min), the ml-theory collection the natural questions also ask (~2 min),
-# and ml-years, the multi-year fit venues the trend topics are labelled over (~6 min)
+# ml-years, the multi-year fit venues the trend topics are labelled over (~6 min), and bio,
+# SciFact's biomedical abstracts the natural questions of another field ask (~6 min)
 bench-large: install
 	$(BIN)/python evals/make_large_suite.py --ingest bench/stores
 	$(BIN)/python evals/natural/make_batches.py --ingest bench/stores
+	$(BIN)/python evals/natural/make_bio.py ingest bench/stores
 	$(BIN)/python evals/trend/make_pools.py ingest
 	$(BIN)/assistant eval evals/ml-large.yaml --store bench/stores --split dev
 

@@ -104,6 +104,9 @@ CLAUSE_FOLLOW_UPS = [
     "When it is deep, why does it oversmooth?",
     "What happens when it is trained longer?",
     "How does it behave when models are large?",
+    # "happened" asks what came of it: no antecedent for "they" (a biologist's second turn)
+    "What happened when they made YAP hyperactive?",
+    "What occurred when they knocked the gene out?",
 ]
 # 哪一篇 (which one of those papers) points back unless a noun gives it a topic of its own
 ZH_WHICH_STANDALONE = [
