@@ -73,20 +73,25 @@ COLLECTIONS = ("ml-large", "ml-theory")
 OTHER = ("bio",)  # reported on its own
 
 
-def load(split: str, kinds: set[str] | None = None) -> list[dict[str, Any]]:
+def load(split: str, kinds: set[str] | None = None,
+         collections: tuple[str, ...] = COLLECTIONS) -> list[dict[str, Any]]:
+    """The questions of ``split`` (of ``kinds``), over ``collections``: the ML ones unless
+    asked (every other script that reads them fits or measures on those alone)."""
     part = set(json.loads(SPLITS.read_text())[split])
-    lines = QUESTIONS.read_text().splitlines() + (BIO.read_text().splitlines()
-                                                    if BIO.exists() else [])
+    lines = QUESTIONS.read_text().splitlines()
+    if "bio" in collections and BIO.exists():
+        lines += BIO.read_text().splitlines()
     out = [q for q in map(json.loads, lines)
            if q["id"] in part and (not kinds or q["kind"] in kinds)
-           and q["kind"] not in ("survey", "zh-survey")]
+           and q["kind"] not in ("survey", "zh-survey") and q["collection"] in collections]
     off = QUESTIONS.with_name("offdomain.jsonl")
     if off.exists() and (not kinds or "off-domain" in kinds):
         out += [{**q, "collection": c} for q in map(json.loads, off.read_text().splitlines())
-                if q["id"] in part for c in COLLECTIONS]
+                if q["id"] in part for c in COLLECTIONS if c in collections]
     if SURVEYS.exists() and (not kinds or kinds & {"survey", "zh-survey"}):
         out += [q for q in map(json.loads, SURVEYS.read_text().splitlines())
-                if q["id"] in part and (not kinds or q["kind"] in kinds)]
+                if q["id"] in part and (not kinds or q["kind"] in kinds)
+                and q["collection"] in collections]
     return out
 
 
@@ -203,7 +208,7 @@ def main() -> int:
     kinds = set(args.kinds.split(",")) if args.kinds else None
     rng = random.Random(args.seed)
     asked = [c for c in args.collections.split(",") if c]
-    questions = [q for q in load(args.split, kinds) if q["collection"] in asked]
+    questions = load(args.split, kinds, tuple(asked))
     if args.n:
         by: dict[str, list[dict[str, Any]]] = defaultdict(list)
         for q in questions:
@@ -218,7 +223,7 @@ def main() -> int:
                 questions.append({"id": f"scifact-{c}@{coll}", "collection": coll,
                                   "kind": "off-domain", "question": claims[c]})
         if "bio" in asked:  # ML lookups of this part, off-domain in a biomedical collection
-            ml = [q for q in load(args.split, {"lookup"}) if q["collection"] in COLLECTIONS]
+            ml = load(args.split, {"lookup"})
             for q in rng.sample(ml, min(args.off, len(ml))):
                 questions.append({"id": f"{q['id']}@bio", "collection": "bio",
                                   "kind": "off-domain", "question": q["question"]})
