@@ -160,6 +160,28 @@ def defang_refs(text: str) -> str:
     return _BRACKET_REF.sub(r"(ref. \1)", text)
 
 
+# the section labels of a structured abstract (biomedical ones mostly: "BACKGROUND ...",
+# "MATERIALS AND METHODS: ...", "Conclusions: ..."), which a quoted sentence leaves out
+_LABEL_WORDS = (
+    "BACKGROUNDS?|INTRODUCTION|CONTEXT|OBJECTIVES?|AIMS?|PURPOSE|RATIONALE|IMPORTANCE|"
+    "HYPOTHESIS|(?:STUDY |EXPERIMENTAL )?DESIGN|SETTINGS?|PARTICIPANTS|PATIENTS|SUBJECTS|"
+    "POPULATION|INTERVENTIONS?|EXPOSURES?|(?:MAIN )?OUTCOME MEASURES?|MEASUREMENTS|"
+    "MATERIALS|METHODS?|METHODOLOGY|(?:MAIN |KEY )?RESULTS?|(?:PRINCIPAL |KEY )?FINDINGS|"
+    "OBSERVATIONS|INTERPRETATION|CONCLUSIONS?|RELEVANCE|DISCUSSION|SIGNIFICANCE|SUMMARY|"
+    "ABSTRACT|LIMITATIONS|DATA SOURCES|STUDY SELECTION|DATA EXTRACTION|DATA SYNTHESIS|"
+    "SEARCH METHODS|SELECTION CRITERIA|AUTHORS' CONCLUSIONS|TRIAL REGISTRATION")
+_LABEL = (rf"(?:{_LABEL_WORDS})(?:\s*(?:AND|/|&)\s*(?:{_LABEL_WORDS}))*")
+_SECTION_LABEL = re.compile(
+    rf"^\s*(?:{_LABEL}\s*[:.]?|(?i:{_LABEL})\s*:)\s+(?=\S)")
+
+
+def strip_section_label(sentence: str) -> str:
+    """A sentence of a structured abstract without the section label that opens it
+    ("RESULTS Regular use of aspirin ..." -> "Regular use of aspirin ..."). Upper case, or any
+    case before a colon: "Results show ..." keeps its first word."""
+    return _SECTION_LABEL.sub("", sentence, count=1)
+
+
 def clip(text: str, n: int) -> str:
     """At most ``n`` characters, cut at a word and marked with "…" when cut."""
     if len(text) <= n:

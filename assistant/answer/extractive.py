@@ -24,7 +24,15 @@ from assistant.judge.injection import instructions_in
 from assistant.judge.relevance import Relevance, coverage
 from assistant.query import aspects
 from assistant.query.form import Form, Turn
-from assistant.textutil import clean_markup, clip, defang_refs, has_cjk, quoted, split_sentences
+from assistant.textutil import (
+    clean_markup,
+    clip,
+    defang_refs,
+    has_cjk,
+    quoted,
+    split_sentences,
+    strip_section_label,
+)
 
 if TYPE_CHECKING:
     from assistant.index.embeddings import Embedder
@@ -79,8 +87,9 @@ QUOTE_CHARS = 600  # one quoted sentence: an abstract's longest real ones run ~5
 def _quote(sentence: str) -> str:
     """An abstract sentence as an answer quotes it: third person, its own [n] references as
     "(ref. n)", and at most ``QUOTE_CHARS`` (a list that runs one "sentence" for pages, or
-    holds thousands of markers, is cut, marked "…")."""
-    return clip(defang_refs(third_person(sentence)), QUOTE_CHARS)
+    holds thousands of markers, is cut, marked "…"), without a structured abstract's section
+    label ("RESULTS ...")."""
+    return clip(defang_refs(third_person(strip_section_label(sentence))), QUOTE_CHARS)
 
 
 def third_person(sentence: str) -> str:

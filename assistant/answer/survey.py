@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from assistant.judge.injection import instructions_in
-from assistant.textutil import clean_markup, split_sentences
+from assistant.textutil import clean_markup, split_sentences, strip_section_label
 
 if TYPE_CHECKING:
     from assistant.answer.types import Answer
@@ -50,8 +50,9 @@ def row_for(n: int, paper: Paper) -> Row:
     proposes = next((s for s in sentences if _PROPOSES.search(s)), sentences[0] if sentences
                     else "")
     results = [s for s in sentences if _RESULT.search(s) and s != proposes]
-    return Row(n, paper.display_title, paper.venue_year, third_person(proposes),
-               third_person(results[-1]) if results else "")
+    return Row(n, paper.display_title, paper.venue_year,
+               third_person(strip_section_label(proposes)),
+               third_person(strip_section_label(results[-1])) if results else "")
 
 
 def rows(answer: Answer) -> list[Row]:

@@ -111,7 +111,8 @@ _GENERIC = _words(
     "applicable applied need needs report reported reports measure measures tested test tests "
     "know describe cite many much long large like really kind sort way ways versus vs "
     "intuition claim claims assumption assumptions cost costs time anything something "
-    "everything happen happens happened occur occurs occurred mean means reproduce reproduced open source open-source links "
+    "everything happen happens happened occur occurs occurred mean means reproduce reproduced "
+    "open source open-source links "
     "read reading important what's how's that's it's there's why's explained please thanks "
     "thank okay yes sure related relevant publication conference journal year results' weak "
     "strong pros cons advantage advantages disadvantage disadvantages")
