@@ -175,6 +175,13 @@ _SECTION_LABEL = re.compile(
     rf"^\s*(?:{_LABEL}\s*[:.]?|(?i:{_LABEL})\s*:)\s+(?=\S)")
 
 
+def section_label(sentence: str) -> str:
+    """The section label that opens a sentence of a structured abstract, upper-cased ("" when
+    none): "MATERIALS AND METHODS", "RESULTS"."""
+    m = _SECTION_LABEL.match(sentence)
+    return m.group(0).strip().rstrip(":.").strip().upper() if m else ""
+
+
 def strip_section_label(sentence: str) -> str:
     """A sentence of a structured abstract without the section label that opens it
     ("RESULTS Regular use of aspirin ..." -> "Regular use of aspirin ..."). Upper case, or any

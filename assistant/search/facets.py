@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from assistant.textutil import split_sentences
+from assistant.textutil import section_label, split_sentences
 
 FACETS = ("background", "method", "result")
 _METHOD = re.compile(
@@ -28,6 +28,34 @@ _RESULT = re.compile(
     r"reduc\w*)\b|\d+(?:\.\d+)?\s*(?:%|x|×)", re.IGNORECASE)
 
 
+# a structured abstract says each sentence's facet itself: its section labels ("BACKGROUND",
+# "MATERIALS AND METHODS", "RESULTS", "CONCLUSIONS"), each holding until the next
+_LABEL_FACET = (
+    (re.compile(r"RESULT|FINDING|OBSERVATION|CONCLUSION|INTERPRETATION|SIGNIFICANCE|"
+                r"RELEVANCE|DISCUSSION|SUMMARY"), "result"),
+    (re.compile(r"METHOD|MATERIAL|DESIGN|SETTING|PARTICIPANT|PATIENT|SUBJECT|POPULATION|"
+                r"INTERVENTION|EXPOSURE|MEASURE|SEARCH|SELECTION|DATA"), "method"),
+    (re.compile(r"BACKGROUND|INTRODUCTION|CONTEXT|OBJECTIVE|AIM|PURPOSE|RATIONALE|IMPORTANCE|"
+                r"HYPOTHESIS"), "background"),
+)
+
+
+def _labelled(sents: list[str]) -> list[str] | None:
+    """Each sentence's facet by the labels of a structured abstract (None when it has fewer
+    than two labels, or its first sentence has none)."""
+    labels = [section_label(s) for s in sents]
+    if sum(1 for lab in labels if lab) < 2 or not labels[0]:
+        return None
+    kind: list[str] = []
+    for lab in labels:
+        if lab:  # "METHODS AND RESULTS": the first word's
+            first = next((f for rx, f in _LABEL_FACET if rx.match(lab)), None)
+            kind.append(first or (kind[-1] if kind else "background"))
+        else:
+            kind.append(kind[-1])
+    return kind
+
+
 def facets_of(abstract: str) -> dict[str, list[str]]:
     """Each facet's sentences, in the abstract's order (every facet gets at least one when the
     abstract has three sentences)."""
@@ -35,6 +63,13 @@ def facets_of(abstract: str) -> dict[str, list[str]]:
     n = len(sents)
     if not n:
         return {f: [] for f in FACETS}
+    by_label = _labelled(sents)
+    if by_label is not None:
+        out = {f: [s for s, k in zip(sents, by_label, strict=True) if k == f] for f in FACETS}
+        for f, where in (("background", 0), ("method", n // 2), ("result", n - 1)):
+            if not out[f]:
+                out[f] = [sents[where]]
+        return out
     first_method = next((i for i, s in enumerate(sents) if _METHOD.search(s)), None)
     kind: list[str] = []
     for i, s in enumerate(sents):

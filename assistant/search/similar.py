@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from assistant.errors import InputError
 from assistant.search.facets import FACETS, facets_of
+from assistant.textutil import strip_section_label
 
 if TYPE_CHECKING:
     from assistant.paper import Paper
@@ -63,8 +64,11 @@ class Similar:
 
 
 def sentences_of(abstract: str, facet: str | None) -> list[str]:
+    """The abstract's sentences of ``facet`` (None: all), without a structured abstract's
+    section labels (searched and shown: "METHODS" is no part of the method)."""
     found = facets_of(abstract)
-    return found[facet] if facet else [s for f in FACETS for s in found[f]]
+    return [strip_section_label(s) for s in
+            (found[facet] if facet else [s for f in FACETS for s in found[f]])]
 
 
 def similar(abstract: str, *, retriever: Retriever, facet: str | None = None, k: int = 10,

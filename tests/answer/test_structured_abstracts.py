@@ -86,3 +86,28 @@ def test_a_table_row_leaves_out_the_labels(structured, embedder):
     assert table
     for row in table:
         assert not LABELS.search(row.proposes) and not LABELS.search(row.result), row
+
+
+def test_a_structured_abstract_says_each_sentence_s_facet():
+    from assistant.search.facets import facets_of
+
+    found = facets_of(PAPERS[2].abstract)
+    assert found["background"] == ["BACKGROUND Short sleep is common."]
+    assert found["method"] == ["METHODS Eleven young men slept four hours a night for six "
+                               "nights."]
+    assert [s.split()[0] for s in found["result"]] == ["FINDINGS", "INTERPRETATION"]
+    # a label holds until the next: the methods section's second sentence is a method
+    two = facets_of("BACKGROUND A is common. METHODS We gave B to mice. They were weighed "
+                    "daily. RESULTS Weight fell.")
+    assert two["method"] == ["METHODS We gave B to mice.", "They were weighed daily."]
+
+
+def test_papers_like_a_structured_one_pair_sentences_without_labels(structured):
+    from assistant.search.similar import similar
+
+    found = similar(PAPERS[0].abstract, retriever=structured, facet="method", k=2,
+                    exclude=["p1"])
+    assert found
+    for s in found:
+        assert not LABELS.search(s.pair[0]) and not LABELS.search(s.pair[1]), s.pair
+    assert found[0].pair[0].startswith("We randomly assigned 635 patients")
