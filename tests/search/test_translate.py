@@ -70,6 +70,19 @@ def test_segmenting_keeps_latin_names_and_numbers_and_finds_long_words():
     assert "大语言模型" in pieces and "点云分割" in pieces  # one glossary term
 
 
+@pytest.mark.parametrize(("question", "term", "english"), [
+    ("运动训练能降低外周动脉疾病患者的血压吗？", "外周动脉疾病", "peripheral artery disease"),
+    ("线粒体分裂和内质网有什么关系？", "内质网", "endoplasmic reticulum"),
+    ("钙钛矿太阳能电池的稳定性如何提高？", "钙钛矿太阳能电池", "perovskite solar cell"),
+    ("吸烟和肺癌的比值比是多少？", "比值比", "odds ratio"),
+])
+def test_terms_of_other_fields_are_read_whole(question, term, english):
+    """Medicine, biology, the physical and social sciences: the glossary holds their terms, so a
+    question of those fields is segmented and glossed by the term, not its characters."""
+    assert term in translate.segment(question)
+    assert translate.lexicon()[term][0] == english
+
+
 @pytest.fixture
 def bundled_retriever(bundled_store):
     return Retriever(store=bundled_store)
