@@ -153,15 +153,17 @@ def segment(text: str, words: Mapping[str, tuple[str, ...]] | None = None) -> li
 
 def _cut(run: str, words: Mapping[str, tuple[str, ...]]) -> list[str]:
     n = len(run)
-    # best[i]: (pieces, -sum of squared lengths) for run[:i]; a known word beats single chars
-    best: list[tuple[int, int]] = [(0, 0)] + [(n + 1, 0)] * n
+    # best[i]: (pieces, -sum of squared lengths, -function words) for run[:i]; a known word
+    # beats single chars, and of two cuts as good the one with more function words wins
+    # ("方面/的", not "方/面的", a minibus taxi)
+    best: list[tuple[int, int, int]] = [(0, 0, 0)] + [(n + 1, 0, 0)] * n
     back = [0] * (n + 1)
     for i in range(1, n + 1):
         for j in range(max(0, i - MAX_WORD), i):
             piece = run[j:i]
             if i - j > 1 and piece not in words:
                 continue
-            cand = (best[j][0] + 1, best[j][1] - (i - j) ** 2)
+            cand = (best[j][0] + 1, best[j][1] - (i - j) ** 2, best[j][2] - (piece in STOP))
             if cand < best[i]:
                 best[i], back[i] = cand, j
     pieces, i = [], n

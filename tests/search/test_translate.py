@@ -70,6 +70,12 @@ def test_segmenting_keeps_latin_names_and_numbers_and_finds_long_words():
     assert "大语言模型" in pieces and "点云分割" in pieces  # one glossary term
 
 
+def test_of_two_cuts_as_good_the_one_with_function_words_wins():
+    # "方面的" is "方面 / 的" (in terms of), not "方 / 面的" (square, minibus taxi)
+    pieces = translate.segment("睡眠方面的早期信号")
+    assert pieces[:3] == ["睡眠", "方面", "的"]
+
+
 @pytest.mark.parametrize(("question", "term", "english"), [
     ("运动训练能降低外周动脉疾病患者的血压吗？", "外周动脉疾病", "peripheral artery disease"),
     ("线粒体分裂和内质网有什么关系？", "内质网", "endoplasmic reticulum"),
