@@ -134,8 +134,8 @@ def cmd_search(args: argparse.Namespace) -> int:
         return 0
     for n, rp in enumerate(shown, 1):  # the estimate that it is what the query asks about
         score = "  - " if rp.verified is None else f"{rp.verified:.2f}"
-        print(f"{n:>3}. {score}  {rp.paper.display_title}  "
-              f"({rp.paper.venue_year})  [{rp.paper.paper_id}]")
+        where = f"  ({rp.paper.venue_year})" if rp.paper.venue_year else ""
+        print(f"{n:>3}. {score}  {rp.paper.display_title}{where}  [{rp.paper.paper_id}]")
     if verdict.outcome == "refused":
         print("(nothing here looks relevant to the query)", file=sys.stderr)
     elif verdict.outcome == "near_miss":

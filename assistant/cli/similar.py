@@ -29,8 +29,8 @@ def cmd_similar(args: argparse.Namespace) -> int:
     name = f"“{paper.display_title}”" if paper else "the abstract given"
     print(f"Papers like {name} ({facet}), best first:\n")
     for n, s in enumerate(found, 1):
-        print(f"{n:>3}. {s.score:.2f}  {s.paper.display_title}  ({s.paper.venue_year})  "
-              f"[{s.paper.paper_id}]")
+        where = f"  ({s.paper.venue_year})" if s.paper.venue_year else ""
+        print(f"{n:>3}. {s.score:.2f}  {s.paper.display_title}{where}  [{s.paper.paper_id}]")
         print(f"       this:  {clip(strip_section_label(s.pair[0]), 220)}")
         print(f"       that:  {clip(strip_section_label(s.pair[1]), 220)}")
     if not found:

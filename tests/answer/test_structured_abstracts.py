@@ -1,4 +1,5 @@
-"""Structured abstracts (biomedical ones mostly): a quoted sentence leaves out its section label."""
+"""Lists of another field (biomedical ones mostly): structured abstracts quoted without their
+section labels, and papers with no venue or year listed without empty brackets."""
 
 import re
 
@@ -111,3 +112,20 @@ def test_papers_like_a_structured_one_pair_sentences_without_labels(structured):
     for s in found:
         assert not LABELS.search(s.pair[0]) and not LABELS.search(s.pair[1]), s.pair
     assert found[0].pair[0].startswith("We randomly assigned 635 patients")
+
+
+def test_papers_without_venue_or_year_are_listed_without_empty_brackets(tmp_path, embedder,
+                                                                       capsys):
+    """SciFact-like lists carry no venue or year: `search` and `similar` print none, not "()"."""
+    from dataclasses import replace
+
+    from assistant.cli.main import main
+
+    store = PaperStore(collection="plain", embedder=embedder, path=tmp_path / "store",
+                       create=True)
+    store.ingest([replace(p, venue="", year=None) for p in PAPERS], source="test:plain")
+    where = ["--store", str(tmp_path / "store"), "--collection", "plain"]
+    assert main(["search", "aspirin and colorectal adenomas", "--k", "3", *where]) == 0
+    assert main(["similar", "p1", "--k", "2", *where]) == 0
+    out = capsys.readouterr().out
+    assert "[p1]" in out and "[p2]" in out and "()" not in out, out
