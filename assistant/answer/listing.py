@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from assistant.answer.types import Answer
 from assistant.citations import Citation
 from assistant.search.retrieval import RetrievedPaper
-from assistant.textutil import clip, strip_section_label
+from assistant.textutil import clip
 
 if TYPE_CHECKING:
     from assistant.answer.trend import Trend, Year
@@ -35,8 +35,8 @@ def similar_answer(found: Sequence[Similar], *, title: str, facet: str | None) -
         p = s.paper
         where = f" ({p.venue_year})" if p.venue_year else ""
         lines.append(f"{n}. **{p.display_title}**{where} [{n}] · {s.score:.2f}")
-        lines.append(f"   - this: “{clip(strip_section_label(s.pair[0]), 240)}”")
-        lines.append(f"   - [{n}]: “{clip(strip_section_label(s.pair[1]), 240)}”")
+        lines.append(f"   - this: “{clip(s.pair[0], 240)}”")
+        lines.append(f"   - [{n}]: “{clip(s.pair[1], 240)}”")
     if not found:
         lines.append("No other paper in this collection shares it.")
     papers = [RetrievedPaper(s.paper, s.score, s.rank, dense=s.score, verified=s.score)

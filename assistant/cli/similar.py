@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from assistant.cli.shared import open_store, print_json, settings_from
-from assistant.textutil import clip, strip_section_label
+from assistant.textutil import clip
 
 
 def cmd_similar(args: argparse.Namespace) -> int:
@@ -31,8 +31,8 @@ def cmd_similar(args: argparse.Namespace) -> int:
     for n, s in enumerate(found, 1):
         where = f"  ({s.paper.venue_year})" if s.paper.venue_year else ""
         print(f"{n:>3}. {s.score:.2f}  {s.paper.display_title}{where}  [{s.paper.paper_id}]")
-        print(f"       this:  {clip(strip_section_label(s.pair[0]), 220)}")
-        print(f"       that:  {clip(strip_section_label(s.pair[1]), 220)}")
+        print(f"       this:  {clip(s.pair[0], 220)}")
+        print(f"       that:  {clip(s.pair[1], 220)}")
     if not found:
         print("(no other paper in this collection)")
     return 0

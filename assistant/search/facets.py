@@ -63,13 +63,17 @@ def facets_of(abstract: str) -> dict[str, list[str]]:
     n = len(sents)
     if not n:
         return {f: [] for f in FACETS}
-    by_label = _labelled(sents)
-    if by_label is not None:
-        out = {f: [s for s, k in zip(sents, by_label, strict=True) if k == f] for f in FACETS}
-        for f, where in (("background", 0), ("method", n // 2), ("result", n - 1)):
-            if not out[f]:
-                out[f] = [sents[where]]
-        return out
+    kind = _labelled(sents) or _by_cues(sents)
+    out = {f: [s for s, k in zip(sents, kind, strict=True) if k == f] for f in FACETS}
+    for f, where in (("background", 0), ("method", n // 2), ("result", n - 1)):
+        if not out[f]:  # a facet neither labels nor cues found: the sentence where it usually sits
+            out[f] = [sents[where]]
+    return out
+
+
+def _by_cues(sents: list[str]) -> list[str]:
+    """Each sentence's facet by its cues and its position."""
+    n = len(sents)
     first_method = next((i for i, s in enumerate(sents) if _METHOD.search(s)), None)
     kind: list[str] = []
     for i, s in enumerate(sents):
@@ -82,8 +86,4 @@ def facets_of(abstract: str) -> dict[str, list[str]]:
         else:
             kind.append("method")
     kind[0] = "background" if first_method != 0 else kind[0]
-    out = {f: [s for s, k in zip(sents, kind, strict=True) if k == f] for f in FACETS}
-    for f, where in (("background", 0), ("method", n // 2), ("result", n - 1)):
-        if not out[f]:  # a facet the cues missed: the sentence where it usually sits
-            out[f] = [sents[where]]
-    return out
+    return kind
