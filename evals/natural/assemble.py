@@ -130,6 +130,40 @@ def compare2(where: Path) -> int:
     return 0
 
 
+def questions_of(path: Path, batch: dict, *, held: set[str], twins: set[str],
+                 skip: tuple[str, ...] = ()) -> tuple[list[dict], int]:
+    """One helper's file (``path``, about ``batch``) as question items, and how many of its
+    lines check.py refused: ids ``<file stem>-<line>``; a lookup (or Chinese lookup) about a
+    paper in ``held`` is ``absent`` (``zh-absent``) unless its twin is in the store (``twins``),
+    any other kind about one is dropped, and so is a kind in ``skip``."""
+    out, dropped = [], 0
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        errors, _ = check(batch, [line])
+        if [e for e in errors if not e.endswith("at most half may")]:
+            dropped += 1
+            continue
+        q = json.loads(line)
+        kind, ids = q["kind"], q["paper_ids"]
+        if kind in skip:
+            continue
+        if any(i in held for i in ids):
+            if kind not in ("lookup", "zh") or any(i in twins for i in ids):
+                continue
+            kind = "absent" if kind == "lookup" else "zh-absent"
+        item = {"id": f"{path.stem}-{n:03d}", "collection": batch["collection"], "kind": kind,
+                "papers": ids}
+        if q["kind"] == "followup":
+            item["turns"] = q["turns"]
+        else:
+            item["question"] = q["question"]
+        if q.get("expect"):
+            item["expect"] = q["expect"]
+        out.append(item)
+    return out, dropped
+
+
 def main() -> int:
     if sys.argv[1] == "--compare":
         return compare2(Path(sys.argv[2]))
@@ -145,30 +179,11 @@ def main() -> int:
     out: list[dict] = []
     dropped = 0
     for path in sorted(answers.glob("batch-*.jsonl")):
-        name = path.stem
-        batch = json.loads((batches / f"{name}.json").read_text())
+        batch = json.loads((batches / f"{path.stem}.json").read_text())
         coll = batch["collection"]
-        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            if not line.strip():
-                continue
-            errors, _ = check(batch, [line])
-            if [e for e in errors if not e.endswith("at most half may")]:
-                dropped += 1
-                continue
-            q = json.loads(line)
-            kind, ids = q["kind"], q["paper_ids"]
-            if any(i in held[coll] for i in ids):
-                if kind not in ("lookup", "zh") or any(i in twins[coll] for i in ids):
-                    continue
-                kind = "absent" if kind == "lookup" else "zh-absent"
-            item = {"id": f"{name}-{n:03d}", "collection": coll, "kind": kind, "papers": ids}
-            if q["kind"] == "followup":
-                item["turns"] = q["turns"]
-            else:
-                item["question"] = q["question"]
-            if q.get("expect"):
-                item["expect"] = q["expect"]
-            out.append(item)
+        items, refused = questions_of(path, batch, held=held[coll], twins=twins[coll])
+        out += items
+        dropped += refused
     OUT.write_text("".join(json.dumps(i, ensure_ascii=False) + "\n" for i in out))
     counts: dict[str, int] = {}
     for i in out:

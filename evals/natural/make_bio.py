@@ -28,7 +28,7 @@ ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
-from check import check  # noqa: E402
+from assemble import questions_of  # noqa: E402
 
 SCIFACT = ROOT.parent / "shared" / "bench" / "scifact"
 OUT = HERE / "bio.jsonl"
@@ -114,30 +114,10 @@ def assemble(where: Path) -> int:
     out, dropped = [], 0
     for path in sorted(where.glob("bio-*.jsonl")):
         batch = json.loads(path.with_suffix(".json").read_text())
-        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            if not line.strip():
-                continue
-            errors, _ = check(batch, [line])
-            if [e for e in errors if not e.endswith("at most half may")]:
-                dropped += 1
-                continue
-            q = json.loads(line)
-            kind, ids = q["kind"], q["paper_ids"]
-            if kind == "survey":  # unlabelled: no pool was judged for these
-                continue
-            if any(i in held for i in ids):
-                if kind not in ("lookup", "zh") or any(i in twins for i in ids):
-                    continue
-                kind = "absent" if kind == "lookup" else "zh-absent"
-            item = {"id": f"{path.stem}-{n:03d}", "collection": COLLECTION, "kind": kind,
-                    "papers": ids}
-            if q["kind"] == "followup":
-                item["turns"] = q["turns"]
-            else:
-                item["question"] = q["question"]
-            if q.get("expect"):
-                item["expect"] = q["expect"]
-            out.append(item)
+        # a survey is dropped: no pool of its was judged
+        items, refused = questions_of(path, batch, held=held, twins=twins, skip=("survey",))
+        out += items
+        dropped += refused
     OUT.write_text("".join(json.dumps(i, ensure_ascii=False) + "\n" for i in out))
     counts: dict[str, int] = {}
     for i in out:
