@@ -29,11 +29,19 @@ def _re(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.IGNORECASE)
 
 
+# "data" as the first word of another noun asks no data set: "at what data rate", "which data
+# structure"
+_DATA_COMPOUND = (r"(?:rates?|structures?|streams?|points?|sizes?|types?|distributions?|"
+                  r"augmentations?|efficiency|regimes?|complexity|budgets?|matri(?:x|ces)|"
+                  r"dependen\w*|driven|access|collection|quality|requirements?|generating|"
+                  r"models?|owners?|privacy|poisoning|shifts?)\b")
+
 ASPECTS = (
     Aspect("the data or benchmarks it uses",
            _re(r"\b(?:what|which)\s+(?:\w+\s+)?(?:data ?sets?|benchmarks?|data|corpora|"
-               r"corpus)\b|\b(?:evaluated|tested|trained|validated)\s+on\s+what\b|"
-               r"\bon\s+(?:what|which)\s+(?:data|benchmarks?)"),
+               r"corpus)\b(?![ -]" + _DATA_COMPOUND + r")|"
+               r"\b(?:evaluated|tested|trained|validated)\s+on\s+what\b|"
+               r"\bon\s+(?:what|which)\s+(?:data|benchmarks?)\b(?![ -]" + _DATA_COMPOUND + r")"),
            # a named set counts ("on MatGame, SMAC and SMACv2", "using ImageNet"): saying
            # "not stated" of an abstract that names its data would be a wrong claim
            re.compile(r"\b(?:[Dd]ata ?sets?|[Bb]enchmarks?|[Cc]orp(?:us|ora)|[Cc]ohorts?|"
@@ -65,7 +73,8 @@ ASPECTS = (
                r"\bwhat (?:hardware|gpus?|compute)\b|\bhow long (?:does|did) (?:it|training) "
                r"take\b"),
            _re(r"\b(?:gpus?|tpus?|hours?|days?|flops|memory|compute|computational|cost|"
-               r"speed-?ups?|faster|efficien\w*|latency|overhead|\d+(?:\.\d+)?\s?[x×])\b"),
+               r"speed-?ups?|faster|efficien\w*|latency|overhead|\d+(?:\.\d+)?\s?[x×]|"
+               r"(?:running |run )?time|runtime)\b|\bO\("),
            name_zh="所需的算力或硬件",
            asked_zh=re.compile(r"(?:多少|多大)(?:的)?(?:算力|计算量|显存|内存|GPU|计算资源)|训练(?:要|需要)?(?:多久|多长时间)|"
                                r"什么(?:硬件|GPU)")),
@@ -77,8 +86,10 @@ ASPECTS = (
            name_zh="与之比较的基线",
            asked_zh=re.compile(r"(?:和|与|跟)(?:哪些|什么)(?:基线|方法)[^？?]{0,4}(?:比较|对比)|基线(?:是|有)(?:什么|哪些)")),
     Aspect("its sample size",
+           # "how many samples are needed to learn ...?" asks a sample complexity, a bound
            _re(r"\bhow many (?:patients|participants|subjects|samples|people|individuals|"
-               r"examples|images|cases)\b"),
+               r"examples|images|cases)\b(?![^?]*\b(?:needed|need|necessary|required|"
+               r"requires?|suffic\w*|enough)\b)"),
            _re(r"\d"),
            name_zh="样本量",
            asked_zh=re.compile(r"多少(?:个|名|位)?(?:病人|患者|参与者|被试|受试者|样本|图像|例)")),
