@@ -1,0 +1,96 @@
+"""A question that asks for a figure or a name is answered by the sentence that holds it, and
+a question is asked an aspect ("what data ...?") only when it asks one."""
+
+import pytest
+
+from assistant.answer.extractive import ExtractiveAnswerer
+from assistant.paper import Paper
+from assistant.query import answer_type
+from assistant.query.aspects import asked
+from assistant.query.form import of
+from assistant.search.retrieval import RetrievedPaper
+
+
+@pytest.mark.parametrize(("question", "kind"), [
+    ("What percentage of the recommended iron intake did the cyclists consume?", "number"),
+    ("How many patients were randomised?", "number"),
+    ("What running time does the sampler have?", "number"),
+    ("During which period did infections grow fastest?", "number"),
+    ("What was the code name of the supplement?", "name"),
+    ("Which continuous control suite was it evaluated on?", "name"),
+    ("Which classical lemma do the proofs extend?", "name"),
+    ("What does the paper conclude about sleep and glucose?", None),
+    ("Which tasks did they test it on?", None),  # tasks seldom have proper names
+    ("这个方法比基线快多少？", "number"),
+    ("他们提出的模型叫什么？", "name"),
+])
+def test_what_kind_of_answer_a_question_wants(question: str, kind: str | None) -> None:
+    assert answer_type.expects(question) == kind
+
+
+def test_a_name_the_question_already_holds_is_no_answer() -> None:
+    question = "Which simulator was used to train the Walker policy?"
+    assert not answer_type.holds("name", "We train the Walker policy in simulation.", question)
+    assert answer_type.holds("name", "Policies are trained in the Brax simulator.", question)
+    assert answer_type.holds("number", "Training takes $O(n \\log n)$ steps.", "How long?")
+    assert not answer_type.holds("number", "Training is fast.", "How long?")
+
+
+# the opening and the method sentence share most words with the questions; the figure and the
+# name sit in sentences that share few
+PAPER = Paper(
+    paper_id="p1", title="Dietary intake of trained female cyclists",
+    abstract="Dietary intake was evaluated in eight highly trained female cyclists over a "
+    "racing season. Each highly trained cyclist kept a weighed food record of everything she "
+    "consumed on three consecutive days. Iron intake of highly trained female cyclists is a "
+    "concern, since the recommended amount is hard to consume from a cyclist's diet. Mean "
+    "intakes were well below recommendations for magnesium (81%), iron (59%) and zinc (48%). "
+    "Energy intake was low for an athletic group. "
+    "The supplement given afterwards, coded NX-77, raised ferritin within weeks. Dietary "
+    "quality of trained female cyclists could be improved by eating more of those foods.",
+    venue="Test", year=1990)
+
+
+@pytest.mark.parametrize(("question", "answer"), [
+    ("What percentage of the recommended amount of iron did the highly trained female cyclists "
+     "consume?", "59%"),
+    ("What was the code name of the supplement the cyclists were given afterwards?",
+     "NX-77"),
+])
+def test_the_answer_quotes_the_sentence_holding_what_is_asked(embedder: object, question: str,
+                                                              answer: str) -> None:
+    text = ExtractiveAnswerer(embedder=embedder).compose(  # type: ignore[arg-type]
+        of(question), [RetrievedPaper(PAPER, 1.0, 1)])
+    assert answer in text
+
+
+@pytest.mark.parametrize("question", [
+    "At what data rate did the Kalman-style method run on a smartphone?",
+    "Which data structure does the index use?",
+    "How many samples are needed to learn a mixture of two Gaussians?",
+    "Roughly how many samples do improper learners need?",
+])
+def test_words_of_an_aspect_that_ask_something_else(question: str) -> None:
+    assert asked(question) is None
+
+
+@pytest.mark.parametrize(("question", "name"), [
+    ("What data did they use?", "the data or benchmarks it uses"),
+    ("How many patients were enrolled?", "its sample size"),
+    ("How long does it take to train?", "the compute or hardware it needs"),
+])
+def test_an_aspect_is_still_asked(question: str, name: str) -> None:
+    aspect = asked(question)
+    assert aspect is not None and aspect.name == name
+
+
+def test_a_running_time_states_how_long_it_takes(embedder: object) -> None:
+    """"How long does it take ...?" of an abstract that gives a running time quotes it, and does
+    not say the abstract is silent about it."""
+    paper = Paper(paper_id="p2", title="Fast seeding for robust clustering",
+                  abstract="We study seeding for k-means with outliers. A candidate set of "
+                  "centers can be found in time $O(ndk)$ by sampling. The method is robust.")
+    text = ExtractiveAnswerer(embedder=embedder).compose(  # type: ignore[arg-type]
+        of("How long does it take to find the candidate set of centers?"),
+        [RetrievedPaper(paper, 1.0, 1)])
+    assert "O(ndk)" in text and "does not state" not in text
