@@ -65,18 +65,27 @@ def term_features(question: str, papers: Sequence[Paper], stats: Any) -> list[di
     return out
 
 
+# ... of the most weight a paper weighed holds: a follow-up's own words ("During which period
+# did the number of infections grow?") are common in a field whose papers come in clusters, and
+# another paper of the cluster may hold a little more of them than the one asked about. Chosen on
+# dev: `bio` follow-ups 0.793 -> 0.862 at 0.5, 0.6 and 0.75 alike, ML ones unchanged, and no
+# standalone second turn read back at any of them (bench/read_back.py, 0 of 593; at 1.0 before)
+POINTS_SHARE = 0.75
+
+
 def points_to(question: str, paper: Paper, papers: Sequence[Paper], stats: Any) -> bool:
     """Do the question's own words point at ``paper`` rather than elsewhere? Only if it holds
     some of the question's rare-term weight (a question from another field holds none, though
     over a few papers retrieval still ranks one first); then yes when retrieval ranks it first
-    among ``papers`` (those weighed, best first), or when no paper weighed holds more of that
-    weight. How a question that reads as standalone but finds nothing sure is told to be about
-    the previous answer's paper ("What's the solver called?", answer/pipeline.py)."""
+    among ``papers`` (those weighed, best first), or when it holds at least ``POINTS_SHARE`` of
+    the most any paper weighed holds. How a question that reads as standalone but finds nothing
+    sure is told to be about the previous answer's paper ("What's the solver called?",
+    answer/pipeline.py)."""
     shares = [f["wcov"] for f in term_features(question, [paper, *papers], stats)]
     if shares[0] <= 0:
         return False
     first = bool(papers) and papers[0].paper_id == paper.paper_id
-    return first or shares[0] >= max(shares[1:], default=0.0)
+    return first or shares[0] >= POINTS_SHARE * max(shares[1:], default=0.0)
 
 
 def features(rows: Sequence[Mapping[str, float]]) -> list[list[float]]:

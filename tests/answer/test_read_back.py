@@ -99,3 +99,29 @@ def test_the_words_point_at_a_paper_that_is_first_or_holds_the_most_of_them(retr
     assert evidence.points_to("the stochastic satisfiability solver", SAT, others, stats)
     assert not evidence.points_to("heavy-tailed graph bandits", SAT, others, stats)
     assert not evidence.points_to("coral reef bleaching", SAT, others, stats)
+
+
+EGYPT = Paper("egypt", "Hepatitis C in Egypt: a coalescent history",
+              "Viral sequences sampled across Egypt date the epidemic's origin. Infections grew "
+              "exponentially during a period of mass treatment campaigns, when reused needles "
+              "spread the virus.", ["F. Author"], "Test", 2003)
+GLOBAL = Paper("global", "The global spread of hepatitis C subtypes",
+               "Sequences from many countries trace how subtypes spread. The number of "
+               "infections grew exponentially during a period after transfusion became common, "
+               "then the growth slowed.", ["G. Author"], "Test", 2014)
+
+
+def test_the_words_point_at_a_paper_of_a_cluster_that_holds_nearly_the_most(tmp_path, embedder):
+    """Papers of one field come in clusters: a follow-up's own words ("the number of
+    infections") may be held a little more by a sibling of the paper just answered from. They
+    still point at it; a question in the sibling's own words does not."""
+    store = PaperStore(collection="cluster", embedder=embedder, path=tmp_path / "store",
+                       create=True)
+    store.ingest([SAT, *OTHERS, EGYPT, GLOBAL], source="test")
+    stats = answerability.stats_for(Retriever(store=store).index())
+    question = "During which period did the number of infections grow exponentially?"
+    shares = [f["wcov"] for f in evidence.term_features(question, [EGYPT, GLOBAL], stats)]
+    assert 0 < shares[0] < shares[1]  # the sibling holds more of the question's words
+    assert evidence.points_to(question, EGYPT, [GLOBAL, *OTHERS], stats)
+    assert not evidence.points_to("How did transfusion spread subtypes across many countries?",
+                                  EGYPT, [GLOBAL, *OTHERS], stats)
