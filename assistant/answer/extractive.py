@@ -6,7 +6,7 @@ as ``[1]``, ``[2]``, ... in exactly that order and never reorders them, so the r
 that ``answer.astream`` builds from the same list names the paper each sentence came from.
 Each paper's sentences are scored by embedding similarity to the question, vocabulary coverage,
 and a cue that fits the question's kind (results for "what does X find", the method sentence for
-"which paper does X").
+"which paper does X", a figure or a name for a question that asks one: query/answer_type.py).
 """
 
 from __future__ import annotations
