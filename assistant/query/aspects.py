@@ -50,8 +50,11 @@ ASPECTS = (
                       r"[A-Z]{2,}[\w-]*)|\b(?:on|across) (?:\w+ ){0,4}(?:tasks?|environments?|"
                       r"games?|problems?|domains?)\b"),
            name_zh="所用的数据或基准",
-           asked_zh=re.compile(r"(?:哪些|什么|哪个|哪几个|哪类)(?:\w{0,2})(?:数据集|数据|基准|语料|任务)|在(?:哪些|什么|"
-                               r"哪个)(?:\w{0,4})(?:数据集|数据|基准|任务|环境)上|(?:数据集|基准)是(?:什么|哪些)")),
+           # as in English, tasks and environments are no aspect ("在哪些任务上做了实验？"): an
+           # abstract names them in words no pattern can tell ("on grasping and locomotion")
+           asked_zh=re.compile(r"(?:哪些|什么|哪个|哪几个|哪类)(?:\w{0,2})(?:数据集|数据|基准|语料)|"
+                               r"在(?:哪些|什么|哪个)(?:\w{0,4})(?:数据集|数据|基准)上|"
+                               r"(?:数据集|基准)是(?:什么|哪些)")),
     Aspect("whether its code is available",
            _re(r"\b(?:is|are)\s+(?:the\s+|their\s+|its\s+)?(?:code|implementation|source "
                r"code|models?|weights)\s+(?:publicly\s+)?(?:available|released|public|open)|"

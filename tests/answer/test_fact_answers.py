@@ -69,6 +69,8 @@ def test_the_answer_quotes_the_sentence_holding_what_is_asked(embedder: object, 
     "Which data structure does the index use?",
     "How many samples are needed to learn a mixture of two Gaussians?",
     "Roughly how many samples do improper learners need?",
+    "它在哪些任务上做了实验？",  # tasks, as in English: no aspect a pattern can find stated
+    "What tasks did they evaluate it on?",
 ])
 def test_words_of_an_aspect_that_ask_something_else(question: str) -> None:
     assert asked(question) is None
@@ -94,3 +96,16 @@ def test_a_running_time_states_how_long_it_takes(embedder: object) -> None:
         of("How long does it take to find the candidate set of centers?"),
         [RetrievedPaper(paper, 1.0, 1)])
     assert "O(ndk)" in text and "does not state" not in text
+
+
+def test_tasks_named_in_other_words_are_never_said_to_be_missing(embedder: object) -> None:
+    """"在哪些任务上做了实验？" of an abstract that names its tasks without the word: its
+    sentences, never "the abstract does not state" (a wrong claim)."""
+    paper = Paper(paper_id="p3", title="Divide and conquer for reinforcement learning",
+                  abstract="We split the initial state distribution into slices and train an "
+                  "ensemble of policies, one per slice, then distill them into one policy. The "
+                  "approach solves hard grasping, manipulation and locomotion problems where "
+                  "standard deep reinforcement learning fails.")
+    text = ExtractiveAnswerer(embedder=embedder).compose(  # type: ignore[arg-type]
+        of("它在哪些任务上做了实验？"), [RetrievedPaper(paper, 1.0, 1)])
+    assert "没有说明" not in text and "grasping" in text
