@@ -85,6 +85,8 @@ def searched(question: str, search_query: str, *, retriever: Retriever, k: int =
         form = form.searched_as(english)
     if terms != english:
         form = replace(form, terms=terms)
+    if form.cjk and form.follow_up and search_query != question:  # the title rides along
+        form = replace(form, own=retriever.english(question)[0])
     retriever.check_filters(filters)  # the user's own filters; inferred ones always match
     explicit = filters
     if infer_filters:

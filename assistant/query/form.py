@@ -61,11 +61,18 @@ class Form:
     # what retrieval searches when it is not ``query``: a Chinese question's glosses, several a
     # word (search/translate.py); ``query`` then holds the best one a word, what is judged
     terms: str = ""
+    # a Chinese follow-up's own words in English, when its query also carries the previous
+    # paper's title (which every sentence of that paper matches): what its sentences are read
+    # against, as an English follow-up's sentences are read against the turn itself
+    own: str = ""
 
     @property
     def read_as(self) -> str:
         """The words abstract sentences are matched against: the question, or for one in
-        another language its English search query (translated offline or by the LLM)."""
+        another language its English (its own words' for a follow-up; else the search query,
+        translated offline or by the LLM)."""
+        if self.cjk and self.own and not has_cjk(self.own):
+            return self.own
         return self.query if self.cjk and self.query and not has_cjk(self.query) \
             else self.question
 

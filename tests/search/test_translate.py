@@ -13,6 +13,8 @@ from assistant.answer.extractive import ExtractiveAnswerer
 from assistant.answer.framing import CHINESE, ENGLISH
 from assistant.answer.pipeline import answer
 from assistant.index.chunk_index import tokenize
+from assistant.index.store import PaperStore
+from assistant.paper import Paper
 from assistant.search import translate
 from assistant.search.retrieval import Retriever
 from assistant.textutil import has_cjk, is_list_question
@@ -161,3 +163,42 @@ def test_a_chinese_follow_up_is_read_from_the_paper_the_last_answer_named(bundle
     assert [c.paper.paper_id for c in second.citations] == [first.citations[0].paper.paper_id]
     assert second.outcome == "answered" and second.confident
     assert second.text.startswith("最相关的论文")
+
+
+# the title's words ("highly trained female cyclists") fill most sentences; the figure asked
+# for sits in one that holds few of them
+CYCLISTS = Paper(
+    paper_id="cyclists", title="Dietary intake of highly trained female cyclists",
+    abstract="Dietary intake was evaluated in eight highly trained female cyclists over a "
+    "racing season. Each highly trained female cyclist kept a weighed food record on three "
+    "consecutive days. Energy intake of highly trained female cyclists was low for an athletic "
+    "group. Highly trained female cyclists ate less than male cyclists of the same level. "
+    "Mean iron intake was 59% of the recommended amount. Carbohydrate intake of highly trained "
+    "female cyclists met guidelines on race days. Dietary quality of highly trained female "
+    "cyclists could be improved.", venue="Test", year=1990)
+OTHERS = [
+    Paper(paper_id=f"other-{i}", title=title, abstract=abstract, venue="Test", year=1991)
+    for i, (title, abstract) in enumerate([
+        ("Sleep and glucose control", "We study how short sleep changes glucose control in "
+         "adults. Glucose tolerance fell after five nights of short sleep."),
+        ("Coral bleaching in warm years", "Reef corals bleach when the sea is warm. We "
+         "surveyed bleaching on three reefs over ten years."),
+    ])]
+
+
+def test_a_chinese_follow_up_is_read_in_its_own_words_not_the_previous_papers_title(
+        tmp_path, embedder):
+    """Its search carries the previous paper's title, which matches every sentence of that
+    paper; the sentences are read against what the turn itself asks, as in English."""
+    store = PaperStore(collection="cyclists", embedder=embedder, path=tmp_path / "s",
+                       create=True)
+    store.ingest([CYCLISTS, *OTHERS], source="test")
+    retriever = Retriever(store=store)
+    answerer = ExtractiveAnswerer(embedder=embedder)
+    first = "Is there a study of what highly trained female cyclists eat in a racing season?"
+    said = answer(first, retriever=retriever, answerer=answerer, ground=False)
+    assert said.citations[0].paper.paper_id == "cyclists"
+    second = answer("铁的摄入情况怎么样？", retriever=retriever,
+                    answerer=answerer, ground=False, history=[(first, said.text)])
+    assert [c.paper.paper_id for c in second.citations] == ["cyclists"]
+    assert "59%" in second.text
