@@ -55,6 +55,19 @@ def test_the_gloss_kept_is_the_one_the_collection_uses_with_the_other_words():
     assert in_foundry.query == "spread mold"
 
 
+def test_a_rare_gloss_that_shares_a_chunk_by_chance_loses_to_the_collections_own_word():
+    """PMI favours rare glosses: two that meet in the one chunk each holds score higher than
+    two common ones that meet in a quarter of the collection. How common a gloss is here
+    weighs in (``FREQUENCY_PRIOR``): "算法模型" over ML papers is "algorithm model"."""
+    words = {"算法": ("method of calculation", "algorithm"), "模型": ("pattern", "model")}
+    common = list(range(40))
+    chunks = _postings({"method": [99], "calcul": [99], "pattern": [99],
+                        "algorithm": common, "model": common[15:] + list(range(50, 75))})
+    found = translate.translate("算法模型", stems=_stems, postings=chunks, chunks=100,
+                                words=words, per_word=1)
+    assert found.query == "algorithm model"
+
+
 def test_a_word_the_collection_lacks_is_judged_but_not_searched():
     chunks = _postings({"diffus": [1, 2], "model": [1, 2]})
     found = translate.translate("扩散模型生成图像", stems=_stems, postings=chunks, chunks=10,
