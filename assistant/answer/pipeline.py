@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -66,6 +67,9 @@ def asked(question: str) -> str:
     question = " ".join(printable(question).split())
     if not question:
         raise InputError("the question is empty: ask one, e.g. "
+                         "\"Which papers study diffusion models?\"")
+    if not re.search(r"\w", question):  # "???", "？？？": no word of any script to search
+        raise InputError(f"the question {question!r} has no words: ask one, e.g. "
                          "\"Which papers study diffusion models?\"")
     return question
 

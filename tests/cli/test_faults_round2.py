@@ -194,6 +194,9 @@ def test_questions_empty_huge_or_flooded(bundled_store, tmp_path, capsys):
     assert "the question is empty" in capsys.readouterr().err
     assert main(["search", ""]) == 2
     assert "the question is empty" in capsys.readouterr().err
+    for marks in ("???", "？？？", "-- ..."):  # no word to search: said, not refused as off-topic
+        assert main(["ask", marks]) == 2
+        assert "has no words" in capsys.readouterr().err
     assert main(["ask", "quantum " * 3000 + "gravity?"]) == 0
     out = capsys.readouterr().out
     assert len(out) < 3000 and "…" in out
