@@ -501,7 +501,7 @@ def question_cases(case: Callable[..., None], *, tmp: Path) -> None:
         return bool(json.loads(out)["outcome"] == "refused")
 
     case("a question of punctuation only is not answered [own]", ["ask", "--json", "???"],
-         code=0, check=refused)
+         code=2, says="has no words")
     case("a question with no content word is not answered [own]",
          ["ask", "--json", "what is it?"], code=0, check=refused)
     case("one word repeated 4,000 times is not answered [own]",
