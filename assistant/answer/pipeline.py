@@ -65,11 +65,9 @@ class Searched:
 def asked(question: str) -> str:
     """The question as one printable line; an empty one is an error that asks for one."""
     question = " ".join(printable(question).split())
-    if not question:
-        raise InputError("the question is empty: ask one, e.g. "
-                         "\"Which papers study diffusion models?\"")
-    if not re.search(r"\w", question):  # "???", "？？？": no word of any script to search
-        raise InputError(f"the question {question!r} has no words: ask one, e.g. "
+    if not re.search(r"\w", question):  # empty, or "???", "？？？": no word of any script
+        said = f"{question!r} has no words" if question else "is empty"
+        raise InputError(f"the question {said}: ask one, e.g. "
                          "\"Which papers study diffusion models?\"")
     return question
 
