@@ -13,6 +13,7 @@ import logging
 import math
 import threading
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -70,13 +71,19 @@ def available() -> bool:
 
 
 class Verifier:
-    """``score(question, passages)`` -> one probability per passage ("title. abstract")."""
+    """``score(question, passages)`` -> one probability per passage ("title. abstract").
+
+    Each pair runs alone on one thread, ``threads`` pairs at a time (one session, which
+    onnxruntime lets several threads run): a pair of ~160 tokens keeps one core busy better
+    than it keeps two, so two pairs side by side finish sooner than two pairs one after the
+    other on two threads each (bench/rerank.py: the decision's p50)."""
 
     def __init__(self, *, model: Path = MODEL, threads: int = 2) -> None:
         self.model = model
-        self.threads = threads
+        self.threads = max(1, threads)
         self._session: Any = None
         self._tokenizer: Any = None
+        self._pool: ThreadPoolExecutor | None = None
         self._lock = threading.Lock()
 
     def _load(self) -> None:
@@ -92,11 +99,13 @@ class Verifier:
             tok = Tokenizer.from_file(str(tok_path))
             tok.enable_truncation(max_length=MAX_TOKENS, strategy="only_second")
             opts = ort.SessionOptions()
-            opts.intra_op_num_threads = self.threads
+            opts.intra_op_num_threads = 1  # a pair a thread (the class's note)
             opts.inter_op_num_threads = 1
             self._session = ort.InferenceSession(str(self.model), opts,
                                                  providers=["CPUExecutionProvider"])
             self._tokenizer = tok
+            if self.threads > 1:
+                self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="verifier")
 
     def preload(self) -> None:
         """Load the model on a background thread (it overlaps with opening the store)."""
@@ -124,23 +133,26 @@ class Verifier:
         return " ".join(words)[:QUESTION_CHARS] if len(words) == 1 else " ".join(words)
 
     def score(self, question: str, passages: Sequence[str]) -> list[float]:
-        """One pair at a time: the int8 model quantises its activations per input tensor, so
-        a batch (padded to its longest pair) would make each pair's score depend on the
-        others; alone, a pair always scores the same (and no time goes to padding)."""
+        """Each pair alone: the int8 model quantises its activations per input tensor, so a
+        batch (padded to its longest pair) would make each pair's score depend on the others;
+        alone, a pair always scores the same (and no time goes to padding)."""
         if not passages:
             return []
-        import numpy as np
-
         self._load()
         question = self._question(question)
-        out = []
-        for enc in self._tokenizer.encode_batch([(question, p) for p in passages]):
-            feed = {"input_ids": np.array([enc.ids], dtype=np.int64),
-                    "attention_mask": np.array([enc.attention_mask], dtype=np.int64),
-                    "token_type_ids": np.array([enc.type_ids], dtype=np.int64)}
-            z = float(self._session.run(None, feed)[0].reshape(-1)[0])
-            out.append(1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z)))))
-        return out
+        pairs = self._tokenizer.encode_batch([(question, p) for p in passages])
+        if self._pool is None or len(pairs) == 1:
+            return [self._one(enc) for enc in pairs]
+        return list(self._pool.map(self._one, pairs))
+
+    def _one(self, enc: Any) -> float:
+        import numpy as np
+
+        feed = {"input_ids": np.array([enc.ids], dtype=np.int64),
+                "attention_mask": np.array([enc.attention_mask], dtype=np.int64),
+                "token_type_ids": np.array([enc.type_ids], dtype=np.int64)}
+        z = float(self._session.run(None, feed)[0].reshape(-1)[0])
+        return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z))))
 
 
 _shared: Verifier | None = None
