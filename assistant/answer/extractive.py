@@ -40,10 +40,12 @@ if TYPE_CHECKING:
 
 _RESULT_Q = re.compile(r"\b(?:find|found|finding|result|achiev\w*|improv\w*|outperform\w*|"
                        r"show\w*|accura\w*|how (?:much|many|well|robust|good|fast)|perform\w*|"
-                       r"gain\w*|conclu\w*|effect\w*|better|score|regret|bound|speed\w*)\b",
+                       r"gain\w*|conclu\w*|effect\w*|better|score|regret|bound|speed\w*|"
+                       r"experiment\w*|evaluat\w*|tested|empiric\w*|demonstrat\w*)\b",
                        re.IGNORECASE)
 _RESULT_S = re.compile(r"\b(?:outperform\w*|achiev\w*|improv\w*|surpass\w*|show|shows|"
                        r"demonstrat\w*|find|found|results?|state-of-the-art|SOTA|reduc\w*|"
+                       r"experiments?|empirical\w*|evaluat\w*|"
                        r"speedup|accuracy|gains?|bound|regret)\b|\d+(?:\.\d+)?\s*(?:%|x|×)|"
                        r"[+-]\d", re.IGNORECASE)
 _METHOD_S = re.compile(r"\bwe (?:propose|introduce|present|develop|design)\b|\b(?:named|called)\b",

@@ -109,3 +109,29 @@ def test_tasks_named_in_other_words_are_never_said_to_be_missing(embedder: objec
     text = ExtractiveAnswerer(embedder=embedder).compose(  # type: ignore[arg-type]
         of("它在哪些任务上做了实验？"), [RetrievedPaper(paper, 1.0, 1)])
     assert "没有说明" not in text and "grasping" in text
+
+
+
+# the background sentences share the question's "tasks" and "training"; the one that says what
+# the experiments were run on shares only "tasks"
+TASKS_PAPER = Paper(
+    paper_id="p4", title="Convergence of continual learning with adaptive step sizes",
+    abstract="A goal of continual learning is to avoid forgetting when learning many tasks one "
+    "after another, and most solutions frame it as a trade-off between plasticity and "
+    "stability. How continual learning converges on each task in turn has been studied less. "
+    "We analyse the convergence of memory-based continual learning with SGD and show that "
+    "training the current task degrades the previous ones cumulatively. We propose adaptive "
+    "step sizes for previous and current tasks, set from their gradients. The method converges "
+    "as fast as SGD when the forgetting term is suppressed at each step. We demonstrate that it "
+    "improves on existing methods for several image classification tasks.",
+    venue="Test", year=2023)
+
+
+@pytest.mark.parametrize("question", [
+    "What tasks did they run experiments on?",
+    "How was it evaluated?",
+])
+def test_a_question_about_the_experiments_quotes_them(embedder: object, question: str) -> None:
+    answerer = ExtractiveAnswerer(embedder=embedder, max_sentences=2)  # type: ignore[arg-type]
+    text = answerer.compose(of(question), [RetrievedPaper(TASKS_PAPER, 1.0, 1)])
+    assert "image classification" in text
