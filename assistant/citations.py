@@ -117,9 +117,12 @@ def cited_numbers(text: str) -> list[int]:
 class Citation:
     n: int
     paper: Paper
+    # a list's paper named under "less sure" (relevance.V_MAYBE): may bear on the question
+    less_sure: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         p = self.paper
         return {"n": self.n, "paper_id": p.paper_id, "title": p.title, "venue": p.venue,
                 "year": p.year, "url": p.url or p.code_url, "code_url": p.code_url,
-                "status": p.status, "published": not p.is_unpublished}
+                "status": p.status, "published": not p.is_unpublished,
+                "less_sure": self.less_sure}

@@ -42,7 +42,7 @@ from assistant.evaluation.metrics import fit_logistic  # noqa: E402
 from assistant.index.embeddings import LocalEmbedder  # noqa: E402
 from assistant.index.store import PaperStore  # noqa: E402
 from assistant.judge import answerability as ans  # noqa: E402
-from assistant.judge import evidence  # noqa: E402
+from assistant.judge import evidence, relevance  # noqa: E402
 from assistant.judge.verifier import passage, shared  # noqa: E402
 from assistant.search.retrieval import Retriever  # noqa: E402
 
@@ -212,6 +212,23 @@ def fit_surveys(w: tuple[float, ...]) -> None:
                 n.append(len(listed))
             print(f"  {name:<9} >= {t:.2f}: recall {np.mean(rec):.3f} precision "
                   f"{np.mean(prec):.3f} listed {np.mean(n):.1f}")
+    print(f"  the list (estimate >= {relevance.V_LIST}) and its less sure papers (estimate >= "
+          f"t, at most {relevance.MAYBE_MAX}): V_MAYBE is the highest t whose recall is above "
+          "search --k 10's")
+    for t in (0.02, 0.03, 0.04, 0.05, 0.07, 0.1):
+        rec, prec, n = [], [], []
+        for it in items:
+            on = {p for p, v in it["labels"].items() if v}
+            ranked = sorted(zip(evidence.probabilities(it["rows"], w), it["rows"],
+                                strict=True), key=lambda x: -x[0])
+            sure = {r["pid"] for v, r in ranked if v >= relevance.V_LIST} | {ranked[0][1]["pid"]}
+            less = [r["pid"] for v, r in ranked if v >= t and r["pid"] not in sure]
+            listed = sure | set(less[: relevance.MAYBE_MAX])
+            rec.append(len(on & listed) / len(on) if on else 0.0)
+            prec.append(len(on & listed) / len(listed))
+            n.append(len(listed))
+        print(f"  with less sure >= {t:.2f}: recall {np.mean(rec):.3f} precision "
+              f"{np.mean(prec):.3f} listed {np.mean(n):.1f}")
 
 
 def expand(items: list[dict[str, Any]]) -> list[dict[str, Any]]:

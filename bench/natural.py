@@ -23,7 +23,8 @@ match is ..."), and the paper the text cites first.
 - zh / zh-absent / zh-fact / zh-survey: as lookup / absent / fact / survey, for questions written
   in Chinese (a follow-up's second turn may be Chinese too)
 - survey: recall and precision of the papers the answer lists against the helper's labels of a
-  40-paper pool (evals/natural/surveys.jsonl), where labelled
+  40-paper pool (evals/natural/surveys.jsonl), where labelled; ``..._with_less_sure``: of
+  those and the papers it names after them as less sure, together
 - off-domain: SciFact's claims asked of each ML collection, and ML lookups asked of ``bio``:
   refused (or at least not answered)
 
@@ -143,10 +144,15 @@ def score(q: dict[str, Any], answers: list[Any]) -> dict[str, Any]:
         out["other_cited"] = answered and bool(set(cited) - set(want))  # a paper of neither side
     if kind in ("survey", "zh-survey") and q.get("labels"):
         on = {pid for pid, lab in q["labels"].items() if lab}
-        listed = set(cited) if answered else set()
+        less = {c.paper.paper_id for c in last.citations if c.less_sure}
+        shown = set(cited) if answered else set()
+        listed = shown - less  # the list; then its "less sure" papers, with them
         out["recall"] = len(on & listed) / len(on) if on else None
         out["precision"] = len(on & listed) / len(listed) if listed else None
         out["listed"] = len(listed)
+        out["recall_with_less_sure"] = len(on & shown) / len(on) if on else None
+        out["precision_with_less_sure"] = len(on & shown) / len(shown) if shown else None
+        out["listed_with_less_sure"] = len(shown)
     return out
 
 
@@ -170,8 +176,10 @@ FIGURES = {
     "zh-absent": ("answered_confident", "answered_hedged"),
     "off-domain": ("refused", "answered_confident", "answered_hedged"),
     "compare": ("both_cited", "other_cited"),
-    "survey": ("recall", "precision", "listed"),
-    "zh-survey": ("recall", "precision", "listed"),
+    "survey": ("recall", "precision", "listed", "recall_with_less_sure",
+               "precision_with_less_sure", "listed_with_less_sure"),
+    "zh-survey": ("recall", "precision", "listed", "recall_with_less_sure",
+                  "precision_with_less_sure", "listed_with_less_sure"),
 }
 
 

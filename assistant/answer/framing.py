@@ -20,6 +20,7 @@ class Framing:
     closest_match: str  # {title} {where}: named, hedged
     not_stated: str  # {title} {where} {aspect} {quote}
     also_related: str  # {papers}
+    less_sure: str  # {papers}: a list's papers estimated below its own cut-off (V_MAYBE)
     listing: str  # {n}
     listing_more: str  # {n}: the list may have been cut by k
     nothing_here: str  # {asked}
@@ -44,6 +45,7 @@ ENGLISH = Framing(
     not_stated=("The abstract of **{title}**{where} [1] does not state {aspect}. The closest it "
                 "comes: {quote} [1]"),
     also_related="\n\nAlso related: {papers}.",
+    less_sure="\n\nLess sure, but possibly related: {papers}.",
     listing="{n} papers in the collection bear on this, best first:",
     listing_more=("{n} papers in the collection bear on this, best first (more may: --k N, or "
                   "ctrl+k in the chat, searches further):"),
@@ -83,6 +85,7 @@ CHINESE = Framing(
     not_stated=("最相关的论文 **{title}**{where} [1] 的摘要没有说明{aspect}。"
                 "最接近的一句：{quote} [1]"),
     also_related="\n\n另见：{papers}。",
+    less_sure="\n\n把握较小、但可能也相关的：{papers}。",
     listing="本文集中有 {n} 篇论文与此相关，按相关程度排列：",
     listing_more="本文集中有 {n} 篇论文与此相关，按相关程度排列（可能还有更多：--k N，或在对话中按 "
                  "ctrl+k 扩大搜索）：",

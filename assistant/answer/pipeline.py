@@ -30,13 +30,14 @@ from assistant.citations import Citation, CitationFilter, tidy
 from assistant.errors import InputError, LLMStreamCut
 from assistant.judge import answerability, evidence, grounding, introduces
 from assistant.judge.decision import DECIDE_OVER, Verdict, asks_llm, decide, settle, weighed
+from assistant.judge.relevance import Relevance
 from assistant.query import trend_ask
 from assistant.query.followup import LEANS, probability
 from assistant.query.form import Form, parse
 from assistant.query.rewrite import answered_paper, needs_llm, previous_paper
 from assistant.search import query_filters
 from assistant.search.compared import lead_with_sides
-from assistant.search.retrieval import Filters, Retrieval, Retriever, best_first
+from assistant.search.retrieval import Filters, Retrieval, RetrievedPaper, Retriever, best_first
 from assistant.textutil import asks_nothing, has_cjk, printable, quoted
 
 log = logging.getLogger(__name__)
@@ -244,8 +245,18 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
         yield Delta(tail)
     timings["first_token_ms"] = first or 0.0
     timings["generate_ms"] = (time.perf_counter() - t1) * 1000
-    text = lead + tidy("".join(parts)).strip()
     citations = [Citation(filt.mapping[n], sources[n - 1].paper) for n in filt.order]
+    less = ([] if llm_near or cut_reason or gate.none or not citations or not form.listing
+            else _less_sure(rel, retrieval.papers, cited=citations))
+    if less:  # a list: the papers the decision is less sure of, after it
+        more = [Citation(n, rp.paper, less_sure=True)
+                for n, rp in enumerate(less, len(citations) + 1)]
+        say = for_form(form)
+        line = say.less_sure.format(papers=say.list_sep.join(
+            f"**{c.paper.display_title}** [{c.n}]" for c in more))
+        parts.append(line)
+        yield Delta(line)
+    text = lead + tidy("".join(parts)).strip()
     settled = settle(verdict, near_miss_sent=llm_near, said_none=bool(gate.none),
                      cited=len(citations), cut=bool(cut_reason))
     extra["outcome"], extra["confident"] = settled.outcome, settled.confident
@@ -267,6 +278,8 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
         yield Finished(result)
         return
     refused = not citations and not cut_reason  # an answer cites the sources it answers from
+    if less:
+        citations += more
     result = Answer(question, text, answerer.backend, answerer.model, citations,
                     retrieval.papers, refused, dict(answerer.usage), timings, filt.dropped,
                     relevance, cut=bool(cut_reason), cut_reason=cut_reason, **extra)
@@ -274,6 +287,15 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
         _ground(result, retriever)
     timings["total_ms"] = (time.perf_counter() - t0) * 1000
     yield Finished(result)
+
+
+def _less_sure(rel: Relevance, papers: Sequence[RetrievedPaper], *,
+               cited: Sequence[Citation]) -> list[RetrievedPaper]:
+    """A list's "less sure" papers: those the decision estimates at least ``V_MAYBE`` but
+    below the list's cut-off (``Relevance.maybe_ids``, best first), not cited already."""
+    by_id = {rp.paper.paper_id: rp for rp in papers}
+    named = {c.paper.paper_id for c in cited}
+    return [by_id[pid] for pid in rel.maybe_ids if pid in by_id and pid not in named]
 
 
 def read_back(said: Form, found: Searched, history: Sequence[Turn], *,

@@ -56,7 +56,8 @@ def row_for(n: int, paper: Paper) -> Row:
 
 
 def rows(answer: Answer) -> list[Row]:
-    return [row_for(c.n, c.paper) for c in answer.citations]
+    """The papers the answer lists (not its "less sure" ones)."""
+    return [row_for(c.n, c.paper) for c in answer.citations if not c.less_sure]
 
 
 def _cell(text: str) -> str:

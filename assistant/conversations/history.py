@@ -96,8 +96,9 @@ def title_for(question: str) -> str:
 
 # -- (de)serialising an Answer ---------------------------------------------------------------
 def _citations_json(answer: Answer) -> str:
-    return json.dumps([{"n": c.n, "paper": c.paper.to_dict()} for c in answer.citations],
-                      ensure_ascii=False)
+    return json.dumps([{"n": c.n, "paper": c.paper.to_dict(),
+                        **({"less_sure": True} if c.less_sure else {})}
+                       for c in answer.citations], ensure_ascii=False)
 
 
 def _papers_json(answer: Answer) -> str:
@@ -106,7 +107,7 @@ def _papers_json(answer: Answer) -> str:
 
 
 def _answer_from_row(row: sqlite3.Row) -> Answer:
-    citations = [Citation(int(c["n"]), Paper.from_dict(c["paper"]))
+    citations = [Citation(int(c["n"]), Paper.from_dict(c["paper"]), bool(c.get("less_sure")))
                  for c in json.loads(row["citations"])]
     papers = [RetrievedPaper(Paper.from_dict(p["paper"]), float(p["score"]), int(p["rank"]),
                              verified=p.get("verified"))  # older histories: not kept

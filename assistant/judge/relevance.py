@@ -41,6 +41,13 @@ LIST_MARGIN = -1.0
 # fit) the cut-off with the best recall at precision >= 0.7 among 20 candidates (0.673 at 0.718).
 V_LIST = 0.2
 V_CLOSE = 0.5
+# A list then names, as "less sure", the other candidates estimated at least V_MAYBE (at most
+# MAYBE_MAX, best first), so a list shows as many on-topic papers as `search --k 10` finds.
+# On the dev natural surveys (29, `bench/decision_fit.py fit`): the highest cut-off whose list
+# and less sure papers together find more than search --k 10 (recall 0.849 against 0.827;
+# 8.4 papers in all; the list itself as before, 0.673 at precision 0.709).
+V_MAYBE = 0.04
+MAYBE_MAX = 10
 
 
 def coverage(question: str, text: str) -> float:
@@ -61,6 +68,7 @@ class Relevance:
     relevant_ids: list[str]  # when relevant: papers with evidence above LIST_MARGIN, best first
     close_ids: list[str]  # those whose evidence is near the best one's
     evidence: dict[str, float] = field(default_factory=dict)  # per paper id; > 0 is relevant
+    maybe_ids: list[str] = field(default_factory=list)  # a list's "less sure" papers (V_MAYBE)
 
     def to_dict(self) -> dict[str, object]:
         return {"relevant": self.relevant, "confidence": round(self.confidence, 3),
@@ -95,7 +103,8 @@ def _by_verifier(rel: Relevance, papers: Sequence[RetrievedPaper],
         keep.insert(0, top)
     if top not in close:
         close.insert(0, top)
-    return replace(rel, relevant_ids=keep, close_ids=close)
+    maybe = [pid for v, pid in scored if v >= V_MAYBE and pid not in keep][:MAYBE_MAX]
+    return replace(rel, relevant_ids=keep, close_ids=close, maybe_ids=maybe)
 
 
 def names_title(question: str, title: str) -> bool:

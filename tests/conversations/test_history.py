@@ -65,6 +65,19 @@ def test_a_conversation_round_trips_with_its_papers(saved, papers):
                               (second.answer.question, second.answer.text)]
 
 
+def test_a_less_sure_citation_stays_less_sure_when_read_back(tmp_path, papers):
+    history = History(tmp_path / "history.db")
+    conv = history.new("Which papers are about quantization?", collection="icml2026")
+    answer = make_answer(conv.title, "MaskAQ [1].\n\nLess sure, but possibly related: "
+                         "**Q2D2** [2].", [papers["MaskAQ"], papers["Q2D2"]],
+                         [papers["MaskAQ"], papers["Q2D2"]])
+    answer.citations[1].less_sure = True
+    history.add(conv.id, answer)
+    read = history.get(conv.id).turns[0].answer
+    assert [c.less_sure for c in read.citations] == [False, True]
+    assert [c["less_sure"] for c in read.to_dict()["citations"]] == [False, True]
+
+
 def test_list_search_delete(saved, tmp_path):
     history, cid = saved
     other = history.new("Watermarking text", collection="icml2026")

@@ -239,3 +239,42 @@ def test_a_near_miss_goes_to_the_llm_which_may_answer_from_the_closest(slice_sto
     assert again.outcome == "near_miss" and again.refused and again.citations
     assert again.text.startswith(("Nothing in this collection is about",
                                   "No paper in this collection introduces"))
+
+
+def test_a_list_names_its_less_sure_papers_after_it_and_flags_them(slice_store):
+    """"Which papers ...?": the papers the decision is sure of, then, cited after them and
+    flagged ``less_sure``, those it estimates between V_MAYBE and the list's cut-off (never one
+    of the list, never one it estimates lower)."""
+    from assistant.answer.framing import ENGLISH
+    from assistant.judge.relevance import MAYBE_MAX, V_LIST, V_MAYBE
+
+    store, rows = slice_store
+    retriever = Retriever(store=store)
+    answerer = build_answerer(load_settings(), embedder=store.embedder)
+    questions = [re.sub(r"^Which paper (\w+)", r"Which papers \1", q)
+                 for q in _questions(rows, 30, seed=5)]
+    opening = ENGLISH.less_sure.split("{")[0].strip()
+    with_less = 0
+    for q in questions:
+        result = answer(q, retriever=retriever, answerer=answerer, k=6)
+        if result.refused:
+            assert not any(c.less_sure for c in result.citations), q
+            continue
+        estimate = {rp.paper.paper_id: rp.verified for rp in result.papers}
+        sure = [c for c in result.citations if not c.less_sure]
+        less = [c for c in result.citations if c.less_sure]
+        assert sure, q
+        assert len(less) <= MAYBE_MAX
+        assert not {c.paper.paper_id for c in sure} & {c.paper.paper_id for c in less}, q
+        if less:
+            with_less += 1
+            assert min(c.n for c in less) == max(c.n for c in sure) + 1, q
+            line = result.text[result.text.index(opening):]
+            assert [int(n) for n in re.findall(r"\[(\d+)\]", line)] == [c.n for c in less], q
+            for c in less:
+                assert V_MAYBE <= (estimate[c.paper.paper_id] or 0.0) < V_LIST, (q, c)
+            flagged = [c["n"] for c in result.to_dict()["citations"] if c["less_sure"]]
+            assert flagged == [c.n for c in less]
+        else:
+            assert opening not in result.text, q
+    assert with_less >= 5

@@ -16,7 +16,7 @@ from assistant.evaluation.generate import tldr_question
 from assistant.evaluation.splits import corpus_part
 from assistant.evaluation.suite import load_suite
 from assistant.index.store import PaperStore
-from assistant.judge.relevance import V_LIST
+from assistant.judge.relevance import V_LIST, V_MAYBE
 from assistant.query.form import asked_names
 from assistant.search.retrieval import Retriever
 from assistant.settings import load_settings
@@ -49,10 +49,13 @@ def _check_agreement(store: PaperStore, questions: list[str], embedder,
         assert v.relevance.relevant == (v.outcome == "answered"), q
         assert result.relevance["relevant"] == (result.outcome == "answered"), q
         if result.outcome == "answered":
-            cited = {c.paper.paper_id for c in result.citations}
+            cited = {c.paper.paper_id for c in result.citations if not c.less_sure}
             assert cited, q  # an answered question cites what it answers from
             assert cited <= set(v.relevance.relevant_ids) | {
                 rp.paper.paper_id for rp in found.retrieval.papers[:found.leads]}, q
+            # a list's less sure papers: those the decision set aside as such, and no others
+            less = {c.paper.paper_id for c in result.citations if c.less_sure}
+            assert less <= set(v.relevance.maybe_ids) - cited, q
             _check_scores(q, result, v)
         else:
             assert result.refused and not v.relevance.relevant_ids, q
@@ -69,7 +72,9 @@ def _check_scores(q: str, result, verdict) -> None:
     if has_cjk(q):
         return
     assert all(s is not None and 0.0 <= s <= 1.0 for s in scores.values()), q
-    cited = [scores[c.paper.paper_id] for c in result.citations]
+    cited = [scores[c.paper.paper_id] for c in result.citations if not c.less_sure]
+    assert all(V_MAYBE <= (scores[c.paper.paper_id] or 0.0) < V_LIST
+               for c in result.citations if c.less_sure), q
     if is_list_question(q) and not result.text.startswith("What each paper says"):
         best = max(scores.values())
         assert len(cited) == 1 or all(s >= V_LIST or s == best for s in cited), q
