@@ -124,3 +124,20 @@ def test_estimates_show_two_decimals_and_equal_ones_keep_retrieval_order():
     assert [score_text(s.score) for s in shown] == ["1.00", "0.35", "0.35", "0.00", "    "]
     assert all(re.fullmatch(r"\d\.\d\d| {4}", score_text(x))
                for x in (0.0, 1.0, 0.123456, 1 / 3, 2.5, -0.2, float("nan"), None))
+
+
+def test_a_lists_less_sure_papers_come_after_the_sure_ones_under_their_own_heading():
+    from assistant.answer.types import Answer
+    from assistant.citations import Citation
+
+    view = type("View", (), {})()
+    view.retrieved = [_retrieved("a", 1, 0.9), _retrieved("b", 2, 0.12),
+                      _retrieved("c", 3, 0.3), _retrieved("d", 4, 0.01)]
+    by_id = {rp.paper.paper_id: rp.paper for rp in view.retrieved}
+    view.answer = Answer("Which papers ...?", "...", "extractive", "m",
+                         [Citation(1, by_id["a"]), Citation(2, by_id["c"]),
+                          Citation(3, by_id["b"], less_sure=True)],
+                         view.retrieved, refused=False)
+    shown = sources_of(view)
+    assert [(s.paper.paper_id, s.n, s.less_sure) for s in shown] == [
+        ("a", 1, False), ("c", 2, False), ("b", 3, True), ("d", None, False)]

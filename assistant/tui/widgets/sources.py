@@ -33,6 +33,7 @@ class Source:
     score: float | None
     n: int | None  # the citation number, when the answer cites it
     rank: int = 0  # retrieval's rank: the order of papers whose shown estimates are equal
+    less_sure: bool = False  # cited after a list as less sure (Citation.less_sure)
 
 
 def sources_of(view: AnswerView) -> list[Source]:
@@ -41,20 +42,22 @@ def sources_of(view: AnswerView) -> list[Source]:
     first; papers it did not weigh (a question in another language) keep their retrieval order
     after those it did. Estimates are compared as shown (two decimals), so papers that show the
     same one are in retrieval order, not in the order of digits that differ between CPUs. A
-    listing (papers like one paper) keeps its own order: [1] first."""
+    list's less sure papers come after the papers it is sure of. A listing (papers like one
+    paper) keeps its own order: [1] first."""
     retrieved = {rp.paper.paper_id: rp for rp in view.retrieved}
     cited: list[Source] = []
     if view.answer is not None:
         for c in view.answer.citations:
             rp = retrieved.get(c.paper.paper_id)
             cited.append(Source(c.paper, rp.verified if rp else None, c.n,
-                                rp.rank if rp else c.n))
+                                rp.rank if rp else c.n, c.less_sure))
     ids = {s.paper.paper_id for s in cited}
     other = [Source(rp.paper, rp.verified, None, rp.rank) for rp in view.retrieved
              if rp.paper.paper_id not in ids]
     if view.answer is not None and view.answer.listed:
         return cited + other
-    return _by_score(cited) + _by_score(other)
+    return (_by_score([s for s in cited if not s.less_sure])
+            + _by_score([s for s in cited if s.less_sure]) + _by_score(other))
 
 
 def _by_score(sources: list[Source]) -> list[Source]:
@@ -114,10 +117,12 @@ class SourcesPane(Vertical):
         cited = [s for s in self.sources if s.n is not None]
         other = [s for s in self.sources if s.n is None]
         width = max([cell_len("[1]"), *(cell_len(_mark(s)) for s in self.sources)]) + 1
-        if cited:
-            items.append(Option(Content.styled("Cited", "bold $text-secondary"), disabled=True))
-            items += [self._option(i, s, width) for i, s in enumerate(self.sources)
-                      if s.n is not None]
+        for label, group in (("Cited", False), ("Cited, less sure", True)):
+            if any(s.less_sure == group for s in cited):
+                items.append(Option(Content.styled(label, "bold $text-secondary"),
+                                    disabled=True))
+                items += [self._option(i, s, width) for i, s in enumerate(self.sources)
+                          if s.n is not None and s.less_sure == group]
         if other:
             label = "Also retrieved" if cited else "Retrieved"
             items.append(Option(Content.styled(label, "bold $text-secondary"), disabled=True))
