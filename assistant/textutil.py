@@ -135,6 +135,33 @@ def is_list_question(question: str) -> bool:
     return bool(_LIST_Q.search(question) or _LIST_ZH.search(question))
 
 
+# papers as what a question asks for, not a plural anywhere in it ("What goes wrong with ...
+# in earlier quantization methods?" asks about one paper): "Which (recent) papers ...", "what
+# methods exist", "list / find / recommend ... papers", "any work on", "are there studies",
+# "what work is there", "the literature", "Papers on ..."
+_PLURAL = (r"(?:papers|works|studies|articles|approaches|methods|research|literature|"
+           r"publications|techniques|algorithms|models|frameworks|efforts|lines of work)")
+_ASKS_PAPERS = re.compile(
+    r"^\W*(?:which|what)\s+(?:\w+[\s,-]+){0,3}?" + _PLURAL + r"\b|"
+    r"\b(?:list|find|show|recommend|name|give)\s+(?:me\s+)?(?:\w+\s+){0,3}?" + _PLURAL + r"\b|"
+    r"\bany\s+(?:\w+\s+){0,2}?(?:papers?|works?|stud(?:y|ies)|articles?|approach(?:es)?|"
+    r"methods?|research|literature|publications?|techniques?|algorithms?|models?|"
+    r"frameworks?|efforts?|lines? of work)\b|"
+    r"(?:^|[.?!;:]\s+|\s-\s|—\s*)any\b|"
+    r"\bare there\s+(?:any\s+)?(?:\w+\s+){0,2}?" + _PLURAL + r"\b|"
+    r"^\W*what (?!(?:is|are|was|were|does|do|did)\b)(?:\w+ ){0,2}(?:work|research)\b"
+    r"(?! (?:do|does|did)\b)|"
+    r"\b(?:work|research) (?:is there|exists|has been done)\b|\bthe literature\b|"
+    r"^\W*" + _PLURAL + r"\s+(?:on|about|that|which|for|studying|using)\b",
+    re.IGNORECASE)
+
+
+def asks_for_papers(question: str) -> bool:
+    """Does the question ask for papers, several of them (a survey), rather than mention a
+    plural? (Chinese marks no plural: its list questions, ``_LIST_ZH``, ask for papers.)"""
+    return bool(_ASKS_PAPERS.search(question) or _LIST_ZH.search(question))
+
+
 _GITHUB = re.compile(r"https?://(?:www\.)?github\.com/[\w.\-]+/[\w.\-]+", re.IGNORECASE)
 _YEAR = re.compile(r"(?:19|20)\d{2}")
 

@@ -246,7 +246,8 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     timings["first_token_ms"] = first or 0.0
     timings["generate_ms"] = (time.perf_counter() - t1) * 1000
     citations = [Citation(filt.mapping[n], sources[n - 1].paper) for n in filt.order]
-    less = ([] if llm_near or cut_reason or gate.none or not citations or not form.listing
+    surveys = form.survey and form.listing and form.sides is None
+    less = ([] if llm_near or cut_reason or gate.none or not citations or not surveys
             else _less_sure(rel, retrieval.papers, cited=citations))
     if less:  # a list: the papers the decision is less sure of, after it
         more = [Citation(n, rp.paper, less_sure=True)

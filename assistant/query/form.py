@@ -17,7 +17,13 @@ from dataclasses import dataclass, replace
 from assistant.query.aspects import Aspect, asked
 from assistant.query.compare import sides
 from assistant.query.followup import is_follow_up
-from assistant.textutil import asks_nothing, content_words, has_cjk, is_list_question
+from assistant.textutil import (
+    asks_for_papers,
+    asks_nothing,
+    content_words,
+    has_cjk,
+    is_list_question,
+)
 
 Turn = tuple[str, str]  # (question, answer)
 
@@ -65,6 +71,9 @@ class Form:
     # paper's title (which every sentence of that paper matches): what its sentences are read
     # against, as an English follow-up's sentences are read against the turn itself
     own: str = ""
+    # asks for papers, several ("which papers ...", "any work on ..."), not only says a plural
+    # ("... in earlier methods?"): a list then names its less sure papers too
+    survey: bool = False
 
     @property
     def read_as(self) -> str:
@@ -91,7 +100,7 @@ def parse(question: str, history: Sequence[Turn] = ()) -> Form:
                 follow_up=bool(history) and not nothing and is_follow_up(question,
                                                                           history[-1][0]),
                 cjk=has_cjk(question), listing=is_list_question(question),
-                aspect=asked(question))
+                aspect=asked(question), survey=asks_for_papers(question))
 
 
 def of(question: str) -> Form:

@@ -278,3 +278,6 @@ def test_a_list_names_its_less_sure_papers_after_it_and_flags_them(slice_store):
         else:
             assert opening not in result.text, q
     assert with_less >= 5
+    for q in _questions(rows, 10, seed=5):  # "Which paper ...?": one paper, nothing less sure
+        result = answer(q, retriever=retriever, answerer=answerer, k=6)
+        assert not any(c.less_sure for c in result.citations) and opening not in result.text, q

@@ -15,7 +15,7 @@ from assistant.search.retrieval import Retriever
 from assistant.settings import load_settings
 
 ROOT = Path(__file__).resolve().parents[2]
-PARSERS = ("is_follow_up", "is_list_question", "sides", "asked_names", "asked")
+PARSERS = ("is_follow_up", "is_list_question", "sides", "asked_names", "asked", "asks_for_papers")
 # where each is defined; query/form.py is the one place that calls them
 DEFINED = {"assistant/query/followup.py", "assistant/textutil.py", "assistant/query/compare.py",
            "assistant/query/aspects.py", "assistant/query/form.py"}
@@ -83,6 +83,25 @@ def test_the_form_reads_what_the_question_says():
     assert of("What datasets did they use?").aspect is not None
     assert of("the").contentless and of("哪篇论文研究水印？").cjk
     assert parse("How robust is it?", [("Which paper studies watermarks?", "...")]).follow_up
+
+
+@pytest.mark.parametrize(("question", "survey"), [
+    ("Which papers study watermarking?", True),
+    ("Which recent works prune attention heads?", True),
+    ("What methods exist for detecting label noise?", True),
+    ("Any work on early exits for transformers?", True),
+    ("Are there studies of federated learning under client drift?", True),
+    ("Papers on diffusion models for audio?", True),
+    ("What work is there on causal discovery with latent confounders?", True),
+    ("哪些论文研究了模型水印？", True),
+    # a plural it mentions, not what it asks for: one paper is asked about
+    ("What goes wrong when earlier pruning methods are applied to vision transformers?", False),
+    ("How does the proposed sampler improve over previous methods?", False),
+    ("Is there a paper that makes diffusion models faster than distillation approaches?", False),
+    ("Are these two mainly empirical studies or new algorithms?", False),
+])
+def test_a_survey_asks_for_papers_not_only_mentions_a_plural(question, survey):
+    assert parse(question).survey is survey
 
 
 def test_the_pipeline_carries_out_the_verdict_and_decides_nothing():
