@@ -107,18 +107,17 @@ def clean_markup(text: str) -> str:
     return text
 
 
+# "Any ...?" opening a sentence (not "any" as a determiner inside: "without any map", "for any
+# graph"); "What work is there on ...?", "What theoretical work analyzes ...?", "What research
+# exists on ...?", "What does the literature say ...?"
+_ANY_OPENING = r"(?:^|[.?!;:]\s+|\s-\s|—\s*)any\b"
+_WHAT_WORK = (r"^\W*what (?!(?:is|are|was|were|does|do|did)\b)(?:\w+ ){0,2}"
+              r"(?:work|research)\b(?! (?:do|does|did)\b)|"
+              r"\b(?:work|research) (?:is there|exists|has been done)\b|\bthe literature\b")
 _LIST_Q = re.compile(r"\b(?:papers|works|approaches|methods|studies|articles)\b|"
-                     r"\b(?:list|compare|which of)\b|"
-                     # "Any ...?" opening a sentence, "any paper / work ...", "are there any":
-                     # not "any" as a determiner inside ("without any map", "for any graph")
-                     r"(?:^|[.?!;:]\s+|\s-\s|—\s*)any\b|\bare there any\b|\bany (?:\w+ )?"
-                     r"(?:papers?|works?|research|methods?|approach(?:es)?|stud(?:y|ies)|articles?)\b|"
-                     # "What work is there on ...?", "What theoretical work analyzes ...?",
-                     # "What research exists on ...?", "What does the literature say ...?"
-                     r"^\W*what (?!(?:is|are|was|were|does|do|did)\b)(?:\w+ ){0,2}"
-                     r"(?:work|research)\b(?! (?:do|does|did)\b)|"
-                     r"\b(?:work|research) (?:is there|exists|has been done)\b|\bthe literature\b",
-                     re.IGNORECASE)
+                     r"\b(?:list|compare|which of)\b|" + _ANY_OPENING + r"|\bare there any\b|"
+                     r"\bany (?:\w+ )?(?:papers?|works?|research|methods?|approach(?:es)?|"
+                     r"stud(?:y|ies)|articles?)\b|" + _WHAT_WORK, re.IGNORECASE)
 
 
 # the same in Chinese, which marks no plural: "哪些论文/工作/方法", "……的研究有哪些", "列出",
@@ -141,17 +140,14 @@ def is_list_question(question: str) -> bool:
 # "what work is there", "the literature", "Papers on ..."
 _PLURAL = (r"(?:papers|works|studies|articles|approaches|methods|research|literature|"
            r"publications|techniques|algorithms|models|frameworks|efforts|lines of work)")
+_ANY_OF = (r"(?:papers?|works?|stud(?:y|ies)|articles?|approach(?:es)?|methods?|research|"
+           r"literature|publications?|techniques?|algorithms?|models?|frameworks?|efforts?|"
+           r"lines? of work)")
 _ASKS_PAPERS = re.compile(
     r"^\W*(?:which|what)\s+(?:\w+[\s,-]+){0,3}?" + _PLURAL + r"\b|"
     r"\b(?:list|find|show|recommend|name|give)\s+(?:me\s+)?(?:\w+\s+){0,3}?" + _PLURAL + r"\b|"
-    r"\bany\s+(?:\w+\s+){0,2}?(?:papers?|works?|stud(?:y|ies)|articles?|approach(?:es)?|"
-    r"methods?|research|literature|publications?|techniques?|algorithms?|models?|"
-    r"frameworks?|efforts?|lines? of work)\b|"
-    r"(?:^|[.?!;:]\s+|\s-\s|—\s*)any\b|"
-    r"\bare there\s+(?:any\s+)?(?:\w+\s+){0,2}?" + _PLURAL + r"\b|"
-    r"^\W*what (?!(?:is|are|was|were|does|do|did)\b)(?:\w+ ){0,2}(?:work|research)\b"
-    r"(?! (?:do|does|did)\b)|"
-    r"\b(?:work|research) (?:is there|exists|has been done)\b|\bthe literature\b|"
+    r"\bany\s+(?:\w+\s+){0,2}?" + _ANY_OF + r"\b|" + _ANY_OPENING + r"|"
+    r"\bare there\s+(?:any\s+)?(?:\w+\s+){0,2}?" + _PLURAL + r"\b|" + _WHAT_WORK + r"|"
     r"^\W*" + _PLURAL + r"\s+(?:on|about|that|which|for|studying|using)\b",
     re.IGNORECASE)
 
