@@ -24,7 +24,8 @@ match is ..."), and the paper the text cites first.
   in Chinese (a follow-up's second turn may be Chinese too)
 - survey: recall and precision of the papers the answer lists against the helper's labels of a
   40-paper pool (evals/natural/surveys.jsonl), where labelled; ``..._with_less_sure``: of
-  those and the papers it names after them as less sure, together
+  those and the papers it names after them as less sure, together; ``recall_search_k10``:
+  what plain ``search --k 10`` finds (English surveys), the recall a list should not fall below
 - off-domain: SciFact's claims asked of each ML collection, and ML lookups asked of ``bio``:
   refused (or at least not answered)
 
@@ -177,7 +178,7 @@ FIGURES = {
     "off-domain": ("refused", "answered_confident", "answered_hedged"),
     "compare": ("both_cited", "other_cited"),
     "survey": ("recall", "precision", "listed", "recall_with_less_sure",
-               "precision_with_less_sure", "listed_with_less_sure"),
+               "precision_with_less_sure", "listed_with_less_sure", "recall_search_k10"),
     "zh-survey": ("recall", "precision", "listed", "recall_with_less_sure",
                   "precision_with_less_sure", "listed_with_less_sure"),
 }
@@ -255,6 +256,10 @@ def main() -> int:
             answers.append(ans)
         row = {"id": q["id"], "kind": q["kind"], "collection": q["collection"],
                **score(q, answers)}
+        if q["kind"] == "survey" and q.get("labels"):  # what plain `search --k 10` finds
+            on = {pid for pid, lab in q["labels"].items() if lab}
+            found = {rp.paper.paper_id for rp in retr.search(q["question"], k=10).papers}
+            row["recall_search_k10"] = len(on & found) / len(on) if on else None
         rows.append(row)
         if not args.quiet and i % 50 == 0:
             print(f"{i}/{len(questions)} questions, {time.perf_counter() - t_all:.0f} s",
