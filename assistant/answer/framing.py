@@ -45,7 +45,7 @@ ENGLISH = Framing(
     not_stated=("The abstract of **{title}**{where} [1] does not state {aspect}. The closest it "
                 "comes: {quote} [1]"),
     also_related="\n\nAlso related: {papers}.",
-    less_sure="\n\nLess sure, but possibly related: {papers}.",
+    less_sure="\n\nPossibly related too (not as sure): {papers}.",
     listing="{n} papers in the collection bear on this, best first:",
     listing_more=("{n} papers in the collection bear on this, best first (more may: --k N, or "
                   "ctrl+k in the chat, searches further):"),

@@ -45,7 +45,7 @@ MISATTRIBUTION_MARGIN = 0.08  # how much better another paper must support a cla
 # words that frame a claim rather than state it ("The most relevant paper is ...")
 _FRAMING = frozenset(["authors", "relevant", "related", "collection", "bear", "bears", "closest",
                       "answer", "answers", "indexed", "mentioned", "according", "abstract", "match",
-                      "exactly", "less", "sure", "possibly"])
+                      "exactly", "sure", "possibly"])
 _CITE = re.compile(r"\[\s*(\d{1,3}(?:\s*(?:[,;]|[-–—]|and)\s*\d{1,3})*)\s*\]")
 _LEADING_CITES = re.compile(r"^((?:\s*\[\s*\d[\d\s,;–—-]*\])+)\s*")
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:[.,]\d+)*(?![\w])")

@@ -68,7 +68,7 @@ def test_a_conversation_round_trips_with_its_papers(saved, papers):
 def test_a_less_sure_citation_stays_less_sure_when_read_back(tmp_path, papers):
     history = History(tmp_path / "history.db")
     conv = history.new("Which papers are about quantization?", collection="icml2026")
-    answer = make_answer(conv.title, "MaskAQ [1].\n\nLess sure, but possibly related: "
+    answer = make_answer(conv.title, "MaskAQ [1].\n\nPossibly related too (not as sure): "
                          "**Q2D2** [2].", [papers["MaskAQ"], papers["Q2D2"]],
                          [papers["MaskAQ"], papers["Q2D2"]])
     answer.citations[1].less_sure = True
