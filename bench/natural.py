@@ -13,7 +13,9 @@ by what a reader sees: the outcome, whether the answer is confident or hedged ("
 match is ..."), and the paper the text cites first.
 
 - lookup: right paper answered first (and confidently); a wrong paper answered first (hedged or
-  not); "nothing here is about it" while the right paper is cited first among the closest
+  not); "nothing here is about it" while the right paper is cited first among the closest. The
+  right paper: the labelled one, or another entry of it in the collection that the answer names
+  as its version (a submission and its publication, search/versions.py)
 - absent (the paper is held out of the store): answered confidently; answered hedged
 - fact: the expected string in the answer, with the right paper cited
 - compare: both papers cited; a paper that is neither cited (an answered comparison)
@@ -112,6 +114,12 @@ def confident(ans: Any) -> bool:
     return ans.outcome == "answered" and not ans.text.lstrip().startswith("The closest match")
 
 
+def versions_of(ans: Any, paper_id: str | None) -> set[str]:
+    """The other entries of one paper in the collection that ``ans`` names as its versions."""
+    return {v.paper_id for rp in ans.papers if rp.paper.paper_id == paper_id
+            for v in rp.versions}
+
+
 def score(q: dict[str, Any], answers: list[Any]) -> dict[str, Any]:
     """What a reader sees of one question's answer(s), as flags."""
     last = answers[-1]
@@ -123,7 +131,9 @@ def score(q: dict[str, Any], answers: list[Any]) -> dict[str, Any]:
                            "first": first}
     kind = q["kind"]
     if kind in ("lookup", "zh", "fact", "zh-fact", "followup"):
-        right = first == want[0]
+        # the paper, or another entry of it the answer names as its version (a submission and
+        # its publication: search/versions.py; the labels name one of the two ids)
+        right = first == want[0] or want[0] in versions_of(last, first)
         out["right_first"] = answered and right
         out["right_first_confident"] = out["right_first"] and out["confident"]
         out["wrong_first"] = answered and first is not None and not right

@@ -10,6 +10,7 @@ from typing import Any, Protocol
 from assistant.citations import Citation
 from assistant.judge import grounding
 from assistant.judge.relevance import Relevance
+from assistant.paper import Paper
 from assistant.query.form import Form, Turn
 from assistant.search.retrieval import Retrieval, RetrievedPaper, best_first
 
@@ -78,8 +79,20 @@ class Answer:
         answer written to a question: nothing in it is generated (answer/listing.py)."""
         return self.outcome == "listed" or self.trend is not None
 
+    def reference(self, paper: Paper) -> str:
+        """A cited paper's reference-list line, naming its other entries in the collection (a
+        submission and its publication: search/versions.py)."""
+        line = paper.reference()
+        also = next((rp.versions for rp in self.papers if rp.paper.paper_id == paper.paper_id),
+                    [])
+        if also:
+            line += " Also in this collection as: " + "; ".join(
+                f"{v.venue_year or v.paper_id} ({v.url})" if v.url else (v.venue_year or v.paper_id)
+                for v in also) + "."
+        return line
+
     def references(self) -> str:
-        return "\n".join(f"[{c.n}] {c.paper.reference()}" for c in self.citations)
+        return "\n".join(f"[{c.n}] {self.reference(c.paper)}" for c in self.citations)
 
     def to_dict(self) -> dict[str, Any]:
         def r3(v: float | None) -> float | None:
@@ -98,7 +111,8 @@ class Answer:
             "papers": [{"paper_id": rp.paper.paper_id, "title": rp.paper.title,
                         "estimate": verified.get(rp.paper.paper_id),
                         "verifier": raw.get(rp.paper.paper_id), "rank": rp.rank,
-                        "score": round(rp.score, 4)}
+                        "score": round(rp.score, 4),
+                        "versions": [v.paper_id for v in rp.versions]}
                        for rp in best_first(self.papers)],
             "refused": self.refused,
             "outcome": self.outcome,

@@ -129,13 +129,17 @@ def cmd_search(args: argparse.Namespace) -> int:
                                  "estimate": None if rp.verified is None
                                  else round(rp.verified, 3),
                                  "verifier": None if rp.verifier is None
-                                 else round(rp.verifier, 3)}
+                                 else round(rp.verifier, 3),
+                                 "versions": [v.paper_id for v in rp.versions]}
                                 for rp in shown]})
         return 0
     for n, rp in enumerate(shown, 1):  # the estimate that it is what the query asks about
         score = "  - " if rp.verified is None else f"{rp.verified:.2f}"
         where = f"  ({rp.paper.venue_year})" if rp.paper.venue_year else ""
         print(f"{n:>3}. {score}  {rp.paper.display_title}{where}  [{rp.paper.paper_id}]")
+        for v in rp.versions:  # the same paper's other entries (search/versions.py)
+            also = f" ({v.venue_year})" if v.venue_year else ""
+            print(f"           also here as{also}  [{v.paper_id}]")
     if verdict.outcome == "refused":
         print("(nothing here looks relevant to the query)", file=sys.stderr)
     elif verdict.outcome == "near_miss":

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from assistant.paper import Paper, require_status
-from assistant.search import fusion
+from assistant.search import fusion, versions
 
 if TYPE_CHECKING:
     import numpy as np
@@ -116,6 +116,9 @@ class RetrievedPaper:
     # None when it did not weigh the paper (or the question is in a language it does not read)
     verified: float | None = None
     verifier: float | None = None  # the verifier's own 0-1 score, one of the estimate's inputs
+    # other entries of this paper in the collection, ranked below it and left out of the list
+    # (a submission and its publication: search/versions.py)
+    versions: list[Paper] = field(default_factory=list)
 
 
 # an estimate is shown, and ranks, to this many decimals: the int8 verifier's kernels differ
@@ -439,6 +442,13 @@ class Retriever:
             if paper is None:
                 if len(papers) >= len(head):
                     break
+                continue
+            # another entry of a paper listed above: named as its version, not listed again
+            # (unless the user picked the papers: then each is asked about as picked)
+            kept = None if filters.paper_ids else next(
+                (rp for rp in out if versions.same_paper(rp.paper, paper)), None)
+            if kept is not None:
+                kept.versions.append(paper)
                 continue
             d, lx = dense.get(pid), lexical.get(pid)
             chunk_ids = (d[1] if d else []) + [c for c in (lx[1] if lx else [])

@@ -109,7 +109,7 @@ class AnswerView(Vertical, can_focus=True):
             lines = [Content.styled("References", "bold $text-secondary")]
             for c in answer.citations:
                 lines.append(Content.assemble((f"[{c.n}] ", "bold $text-accent"),
-                                              readable(c.paper.reference())))
+                                              readable(answer.reference(c.paper))))
             refs.update(Content("\n").join(lines))
             refs.display = True
         else:

@@ -1,0 +1,51 @@
+"""Two entries of one paper in a collection: a submission and its later publication (an ICLR
+submission that NeurIPS accepted), or a withdrawn entry that kept its abstract.
+
+A collection gathered from several venues holds such pairs (ml-large: 8 in 2,757 papers).
+Listed apart, one paper would fill two of a list's places, and in a lookup the two would split
+the evidence, so that the paper asked about is named only as "the closest match". Search keeps
+the better ranked entry and names the other as its version (``RetrievedPaper.versions``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from assistant.paper import Paper
+
+# one paper when the titles are the same (of at least TITLE_WORDS words, so "Introduction" or
+# "Withdrawn" is no title to go by) and the abstracts share SAME_TITLE_WORDS of their words
+# (a resubmission's rewritten abstract: 0.27-0.98 over ml-large's same-title pairs), or when
+# the abstracts alone share SAME_WORDS (a retitled version: 0.86, a withdrawn entry: 1.0;
+# the nearest two different papers there: 0.63, different years' proceedings front matter of
+# ml-theory: 0.72)
+TITLE_WORDS = 4
+SAME_TITLE_WORDS = 0.2
+SAME_WORDS = 0.8
+MIN_ABSTRACT_WORDS = 20
+
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def _words(text: str) -> set[str]:
+    return set(_WORD.findall(text.lower()))
+
+
+def _title(title: str) -> str | None:
+    words = _WORD.findall(title.lower())
+    return " ".join(words) if len(words) >= TITLE_WORDS else None
+
+
+def same_paper(a: Paper, b: Paper) -> bool:
+    """Are these two entries one paper (see the module's docstring)?"""
+    if a.paper_id == b.paper_id:
+        return True
+    wa, wb = _words(a.abstract), _words(b.abstract)
+    if len(wa) < MIN_ABSTRACT_WORDS or len(wb) < MIN_ABSTRACT_WORDS:
+        return False
+    shared = len(wa & wb) / len(wa | wb)
+    title = _title(a.title)
+    return shared >= SAME_WORDS or (title is not None and title == _title(b.title)
+                                    and shared >= SAME_TITLE_WORDS)
