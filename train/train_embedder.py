@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import sys
 import time
 from pathlib import Path
 
@@ -37,6 +38,10 @@ from tokenizers import Tokenizer
 from transformers import BertModel
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from assistant.evaluation.splits import corpus_part  # noqa: E402
+
 SHARED = ROOT.parent / "shared"
 PAIRS = ROOT / "train" / "data" / "verifier-pairs.jsonl"
 NATURAL = ROOT / "train" / "natural-train.jsonl"
@@ -90,7 +95,7 @@ def paper_texts(ids: set[str]) -> dict[str, str]:
     with (SHARED / "corpus" / "ml-abstracts.jsonl").open() as fh:
         for line in fh:
             r = json.loads(line)
-            if str(r["uid"]) in ids and r.get("abstract"):
+            if str(r["uid"]) in ids and corpus_part(r) == "dev" and r.get("abstract"):
                 out[str(r["uid"])] = f"{r.get('title') or ''}. {r['abstract']}"
     return out
 

@@ -22,7 +22,7 @@ SHARED = ROOT.parent / "shared" / "corpus" / "ml-abstracts.jsonl"
 FITTING = {  # fit, tune, train or choose: dev papers of the fit venues only
     "bench/decision_fit.py", "bench/calibrate_relevance.py", "bench/grounding_judge.py",
     "bench/answerability.py", "bench/injection.py", "train/make_verifier_pairs.py",
-    "bench/answerability_zh.py", "bench/multilingual_fit.py",
+    "bench/answerability_zh.py", "bench/multilingual_fit.py", "train/train_embedder.py",
 }
 BUILDING = {  # make a collection or questions: fit venues only (both parts: split later)
     "evals/make_large_suite.py": "SLICE", "evals/natural/make_batches.py": "LARGE,THEORY",
