@@ -10,6 +10,7 @@ the better ranked entry and names the other as its version (``RetrievedPaper.ver
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -29,8 +30,9 @@ MIN_ABSTRACT_WORDS = 20
 _WORD = re.compile(r"[a-z0-9]+")
 
 
-def _words(text: str) -> set[str]:
-    return set(_WORD.findall(text.lower()))
+@lru_cache(maxsize=4096)  # a paper is compared with each paper listed above it
+def _words(text: str) -> frozenset[str]:
+    return frozenset(_WORD.findall(text.lower()))
 
 
 def _title(title: str) -> str | None:
