@@ -103,14 +103,18 @@ def _citations_json(answer: Answer) -> str:
 
 def _papers_json(answer: Answer) -> str:
     return json.dumps([{"paper": rp.paper.to_dict(), "score": rp.score, "rank": rp.rank,
-                        "verified": rp.verified} for rp in answer.papers], ensure_ascii=False)
+                        "verified": rp.verified,
+                        **({"versions": [v.to_dict() for v in rp.versions]}
+                           if rp.versions else {})}
+                       for rp in answer.papers], ensure_ascii=False)
 
 
 def _answer_from_row(row: sqlite3.Row) -> Answer:
     citations = [Citation(int(c["n"]), Paper.from_dict(c["paper"]), bool(c.get("less_sure")))
                  for c in json.loads(row["citations"])]
     papers = [RetrievedPaper(Paper.from_dict(p["paper"]), float(p["score"]), int(p["rank"]),
-                             verified=p.get("verified"))  # older histories: not kept
+                             verified=p.get("verified"),  # older histories: not kept
+                             versions=[Paper.from_dict(v) for v in p.get("versions", [])])
               for p in json.loads(row["papers"])]
     # a history from before the support check has no `checks`: reading does not add it
     checks = json.loads(dict(row).get("checks") or "{}")

@@ -65,6 +65,23 @@ def test_a_conversation_round_trips_with_its_papers(saved, papers):
                               (second.answer.question, second.answer.text)]
 
 
+def test_a_papers_other_entry_is_still_named_when_read_back(tmp_path, papers):
+    history = History(tmp_path / "history.db")
+    conv = history.new("Which paper extrapolates positions?", collection="mixed")
+    dype = papers["DyPE"]
+    submission = Paper(f"sub-{dype.paper_id}", dype.title, dype.abstract, dype.authors, "ICLR",
+                       2025, url="https://openreview.net/forum?id=sub")
+    answer = make_answer(conv.title, "DyPE [1].", [dype], [dype, papers["Q2D2"]])
+    answer.papers[0].versions.append(submission)
+    history.add(conv.id, answer)
+    read = history.get(conv.id).turns[0].answer
+    assert read.papers[0].versions == [submission] and read.papers[1].versions == []
+    assert read.references() == answer.references()
+    assert "Also in this collection as: ICLR 2025 (https://openreview.net/forum?id=sub)" \
+        in read.references()
+    assert read.to_dict()["papers"][0]["versions"] == [submission.paper_id]
+
+
 def test_a_less_sure_citation_stays_less_sure_when_read_back(tmp_path, papers):
     history = History(tmp_path / "history.db")
     conv = history.new("Which papers are about quantization?", collection="icml2026")
