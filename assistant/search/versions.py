@@ -1,7 +1,7 @@
 """Two entries of one paper in a collection: a submission and its later publication (an ICLR
 submission that NeurIPS accepted), or a withdrawn entry that kept its abstract.
 
-A collection gathered from several venues holds such pairs (ml-large: 8 in 2,757 papers).
+A collection gathered from several venues holds such pairs (ml-large: 9 in 2,757 papers).
 Listed apart, one paper would fill two of a list's places, and in a lookup the two would split
 the evidence, so that the paper asked about is named only as "the closest match". Search keeps
 the better ranked entry and names the other as its version (``RetrievedPaper.versions``).
