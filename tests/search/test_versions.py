@@ -49,6 +49,14 @@ def test_papers_on_one_topic_are_not_one_paper():
              "experts at half the memory.")
     assert not same_paper(p("a", "Routing Tokens Through Sparse Experts", ABSTRACT),
                           p("b", "Sliding Windows for Long Documents", other))
+    # short abstracts made from one template, a few words apart, are different papers
+    def gan(method, domain):
+        return p(f"{method}-{domain}", f"{method} GANs for {domain}",
+                 f"We train {method} generative adversarial networks on {domain}. The generator "
+                 f"and the discriminator of the GAN play a minimax game; our {method} "
+                 f"adversarial objective stabilises GAN training and improves sample quality "
+                 f"on {domain}.")
+    assert not same_paper(gan("Wasserstein", "face images"), gan("Wasserstein", "medical scans"))
     # a short title shared by chance ("Introduction", "Withdrawn") says nothing
     assert not same_paper(p("a", "Withdrawn", ABSTRACT), p("b", "Withdrawn", other))
     # nor does a long one over unrelated abstracts
