@@ -51,7 +51,7 @@ def answer_markdown(answer: Answer, *, heading: str = "") -> str:
     lines += [note, ""]
     if answer.citations:
         lines += ["**References**", ""]
-        lines += [f"- [{c.n}] {c.paper.reference()}"
+        lines += [f"- [{c.n}] {answer.reference(c.paper)}"
                   + (f" _({DERIVED_TITLE})_" if c.paper.title_derived else "")
                   for c in answer.citations]
         lines.append("")

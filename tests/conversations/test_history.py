@@ -12,7 +12,7 @@ import pytest
 from assistant.answer.types import Answer
 from assistant.citations import Citation
 from assistant.cli.main import main
-from assistant.conversations.export import FORMATS, export, to_bibtex
+from assistant.conversations.export import FORMATS, answer_markdown, export, to_bibtex
 from assistant.conversations.history import Conversation, History, Turn
 from assistant.errors import AssistantError, InputError, SuiteError
 from assistant.evaluation.suite import load_suite
@@ -80,6 +80,8 @@ def test_a_papers_other_entry_is_still_named_when_read_back(tmp_path, papers):
     assert "Also in this collection as: ICLR 2025 (https://openreview.net/forum?id=sub)" \
         in read.references()
     assert read.to_dict()["papers"][0]["versions"] == [submission.paper_id]
+    # what copy and save put on the clipboard or disk names it too
+    assert "Also in this collection as: ICLR 2025" in answer_markdown(read)
 
 
 def test_a_less_sure_citation_stays_less_sure_when_read_back(tmp_path, papers):
