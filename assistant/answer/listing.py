@@ -18,19 +18,25 @@ from assistant.textutil import clip
 if TYPE_CHECKING:
     from assistant.answer.trend import Trend, Year
     from assistant.paper import Paper
-    from assistant.search.similar import Similar
+    from assistant.search.similar import Neighbours
 
 LISTED = "listed"  # an Answer's outcome when it is such a list: its order is the listing's
 FACET_NAMES = {None: "the whole abstract", "background": "its problem",
                "method": "its method", "result": "its result"}
 
 
-def similar_answer(found: Sequence[Similar], *, title: str, facet: str | None) -> Answer:
-    """``found`` (best first) as an answer: a numbered list citing each paper as ``[n]``, with
-    the sentence of each abstract that ties the two papers."""
+def similar_answer(neighbours: Neighbours, *, title: str, facet: str | None) -> Answer:
+    """``neighbours`` (best first) as an answer: a numbered list citing each paper as ``[n]``,
+    with the sentence of each abstract that ties the two papers; the query paper's own other
+    entries named above it, not listed."""
+    found = neighbours.papers
     question = f"Papers like “{title}” ({FACET_NAMES.get(facet, facet)})"
     lines = [f"Papers like **{title}**, on {FACET_NAMES.get(facet, facet)}, best first "
              "(score: 0-1, how close the two sentences below are):", ""]
+    if neighbours.versions:
+        lines[-1:-1] = ["", "It is also in this collection as " + "; ".join(
+            f"{v.display_title} ({v.venue_year or v.paper_id})" for v in neighbours.versions)
+            + ": the same paper, not listed."]
     for n, s in enumerate(found, 1):
         p = s.paper
         where = f" ({p.venue_year})" if p.venue_year else ""
@@ -39,8 +45,8 @@ def similar_answer(found: Sequence[Similar], *, title: str, facet: str | None) -
         lines.append(f"   - [{n}]: “{clip(s.pair[1], 240)}”")
     if not found:
         lines.append("No other paper in this collection shares it.")
-    papers = [RetrievedPaper(s.paper, s.score, s.rank, dense=s.score, verified=s.score)
-              for s in found]
+    papers = [RetrievedPaper(s.paper, s.score, s.rank, dense=s.score, verified=s.score,
+                             versions=list(s.versions)) for s in found]
     return Answer(question, "\n".join(lines), "extractive", "similar-v1",
                   [Citation(n, s.paper) for n, s in enumerate(found, 1)], papers,
                   refused=False, outcome=LISTED)

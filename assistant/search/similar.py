@@ -10,11 +10,12 @@ it, and scored 0-1 by the dense cosine of the two texts.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from assistant.errors import InputError
 from assistant.search.facets import FACETS, facets_of
+from assistant.search.versions import same_paper
 from assistant.textutil import strip_section_label
 
 if TYPE_CHECKING:
@@ -43,6 +44,7 @@ def resolve(given: str, retriever: Retriever) -> tuple[Paper | None, str]:
 
 
 SEARCHED = 200  # papers of each search weighed
+VERSIONS_SLACK = 3  # papers read beyond k, for entries of one paper listed once
 # the facet's own search against the whole abstract's: chosen on the dev queries of
 # evals/similar (bench/similar_eval.py; NDCG@20 at 0 / 0.3 / 0.5 / 1: background 0.792 / 0.807 /
 # 0.806 / 0.736, method 0.657 / 0.652 / 0.587 / 0.42, result 0.664 / 0.654 / 0.631 / 0.44)
@@ -55,12 +57,23 @@ class Similar:
     score: float  # 0-1: the cosine of the sentence pair that ties the two papers
     rank: int  # retrieval's order of the facet's search
     pair: tuple[str, str]  # (the query's sentence, this paper's sentence)
+    versions: tuple[Paper, ...] = ()  # its other entries in the collection, not listed again
 
     def to_dict(self) -> dict[str, object]:
         p = self.paper
         return {"paper_id": p.paper_id, "title": p.display_title, "venue": p.venue,
                 "year": p.year, "score": round(self.score, 3), "rank": self.rank,
-                "query_sentence": self.pair[0], "sentence": self.pair[1]}
+                "query_sentence": self.pair[0], "sentence": self.pair[1],
+                "versions": [v.paper_id for v in self.versions]}
+
+
+@dataclass(frozen=True)
+class Neighbours:
+    """The papers like the query, best first, and the query paper's own other entries in the
+    collection (its submission or its publication), which are no neighbours of it."""
+
+    papers: list[Similar] = field(default_factory=list)
+    versions: list[Paper] = field(default_factory=list)
 
 
 def sentences_of(abstract: str, facet: str | None) -> list[str]:
@@ -72,17 +85,21 @@ def sentences_of(abstract: str, facet: str | None) -> list[str]:
 
 
 def similar(abstract: str, *, retriever: Retriever, facet: str | None = None, k: int = 10,
-            exclude: Sequence[str] = ()) -> list[Similar]:
+            exclude: Sequence[str] = (), title: str = "") -> Neighbours:
     """The ``k`` papers most like ``abstract`` on ``facet`` (None: the whole abstract), best
     first, each with the sentence pair that ties it to the query: of the query's facet
     sentences and the paper's, the two that share the most rare words. The ranking: the whole
     abstract searched (dense + BM25, fused), and for a facet its sentences searched too, the
     two weighed ``1 - FACET_WEIGHT`` and ``FACET_WEIGHT`` (each min-max scaled). ``score``: the
     dense cosine of the query's text and the paper's nearest chunk (the facet's, when asked).
-    ``exclude``: paper ids left out (the query paper itself)."""
+    ``exclude``: paper ids left out (the query paper itself). ``title``: the query's title,
+    which with its abstract tells its other entries (``Neighbours.versions``); a paper listed
+    keeps its own other entries in ``Similar.versions``."""
+    from assistant.paper import Paper
+
     mine = sentences_of(abstract, facet)
     if not mine:
-        return []
+        return Neighbours()
     skip = set(exclude)
     whole, sides = retriever.rank(abstract)
     scores = _scaled(whole, skip)
@@ -93,17 +110,30 @@ def similar(abstract: str, *, retriever: Retriever, facet: str | None = None, k:
         scores = {p: (1 - FACET_WEIGHT) * scores.get(p, 0.0) + FACET_WEIGHT * part.get(p, 0.0)
                   for p in set(scores) | set(part)}
         dense = {**dense, **{p: v for p, (v, _) in fsides.dense.items()}}
-    best = sorted(scores, key=lambda p: -scores[p])[:k]
-    papers = {p.paper_id: p for p in retriever.papers(best)}
+    query = Paper("", title, abstract)
+    ranked = sorted(scores, key=lambda p: -scores[p])
     out: list[Similar] = []
-    for pid in best:
-        paper = papers.get(pid)
-        if paper is None:
-            continue
-        theirs = sentences_of(paper.abstract, facet) or [paper.title]
-        out.append(Similar(paper, max(0.0, min(1.0, dense.get(pid, 0.0))), len(out) + 1,
-                           _pair(mine, theirs)))
-    return out
+    own: list[Paper] = []
+    for start in range(0, len(ranked), k + VERSIONS_SLACK):  # one batch but for versions
+        batch = ranked[start:start + k + VERSIONS_SLACK]
+        papers = {p.paper_id: p for p in retriever.papers(batch)}
+        for pid in batch:
+            paper = papers.get(pid)
+            if paper is None:
+                continue
+            if same_paper(query, paper):
+                own.append(paper)
+                continue
+            listed = next((i for i, s in enumerate(out) if same_paper(s.paper, paper)), None)
+            if listed is not None:
+                out[listed] = replace(out[listed], versions=(*out[listed].versions, paper))
+                continue
+            if len(out) == k:
+                return Neighbours(out, own)
+            theirs = sentences_of(paper.abstract, facet) or [paper.title]
+            out.append(Similar(paper, max(0.0, min(1.0, dense.get(pid, 0.0))), len(out) + 1,
+                               _pair(mine, theirs)))
+    return Neighbours(out, own)
 
 
 def _scaled(order: Sequence[tuple[str, float]], skip: set[str]) -> dict[str, float]:

@@ -178,7 +178,8 @@ class ChatSession:
         found, text = (paper, paper.abstract) if not isinstance(paper, str) else resolve(
             paper, retriever)
         listed = similar(text, retriever=retriever, facet=facet, k=k,
-                         exclude=[found.paper_id] if found else [])
+                         exclude=[found.paper_id] if found else [],
+                         title=found.title if found else "")
         title = found.display_title if found else "the abstract given"
         return found, similar_answer(listed, title=title, facet=facet)
 

@@ -107,7 +107,7 @@ def test_papers_like_a_structured_one_pair_sentences_without_labels(structured):
     from assistant.search.similar import similar
 
     found = similar(PAPERS[0].abstract, retriever=structured, facet="method", k=2,
-                    exclude=["p1"])
+                    exclude=["p1"]).papers
     assert found
     for s in found:
         assert not LABELS.search(s.pair[0]) and not LABELS.search(s.pair[1]), s.pair

@@ -38,7 +38,7 @@ def test_similar_papers_invariants_on_every_paper_and_facet(bundled_store):
             mine = facets_of(paper.abstract)
             asked = mine[facet] if facet else [s for f in FACETS for s in mine[f]]
             found = similar(paper.abstract, retriever=retriever, facet=facet, k=5,
-                            exclude=[paper.paper_id])
+                            exclude=[paper.paper_id]).papers
             assert 0 < len(found) <= 5
             assert paper.paper_id not in {s.paper.paper_id for s in found}
             assert [s.rank for s in found] == list(range(1, len(found) + 1))
@@ -53,7 +53,7 @@ def test_a_method_facet_finds_the_other_quantization_paper(bundled_store):
     retriever = Retriever(store=bundled_store)
     (q2d2,) = [p for p in bundled_store.papers() if p.title.startswith("Q2D2")]
     found = similar(q2d2.abstract, retriever=retriever, facet="method", k=3,
-                    exclude=[q2d2.paper_id])
+                    exclude=[q2d2.paper_id]).papers
     assert any("MaskAQ" in s.paper.title for s in found)
 
 

@@ -1,6 +1,7 @@
 """Two entries of one paper (a submission and its publication) are listed once, the other named
 as its version: search/versions.py, over a real Chroma store."""
 
+import json
 from dataclasses import replace
 from itertools import combinations
 
@@ -9,6 +10,7 @@ import pytest
 from assistant.answer.extractive import ExtractiveAnswerer
 from assistant.answer.pipeline import answer
 from assistant.citations import cited_numbers
+from assistant.cli.main import main
 from assistant.index.store import PaperStore
 from assistant.paper import Paper
 from assistant.search.retrieval import Filters, Retriever
@@ -114,3 +116,53 @@ def test_an_answer_never_cites_two_entries_of_one_paper(versioned, embedder):
         if cited and cited[0].paper_id in versioned_ids:
             ref = ans.reference(cited[0])
             assert "Also in this collection as: ICLR 2025" in ref
+
+
+def test_papers_like_one_list_each_paper_once_and_never_its_own_other_entry(versioned, capsys):
+    """`similar`: the query paper's submission is named as its own entry, never as its nearest
+    neighbour; two entries of another paper fill one place, the other named as its version."""
+    from assistant.search.similar import similar
+
+    retriever, papers, subs = versioned
+    mine = {s.paper_id.removeprefix("sub-"): s.paper_id for s in subs}
+    named = 0
+    for paper in papers:
+        found = similar(paper.abstract, retriever=retriever, k=8, exclude=[paper.paper_id],
+                        title=paper.title)
+        listed = [s.paper for s in found.papers]
+        assert not any(same_paper(a, b) for a, b in combinations([paper, *listed], 2)), paper
+        assert [v.paper_id for v in found.versions] == (
+            [mine[paper.paper_id]] if paper.paper_id in mine else [])
+        assert len(listed) == 8  # a place left by an entry skipped is filled by the next paper
+        for s in found.papers:
+            assert all(same_paper(s.paper, v) for v in s.versions)
+            named += len(s.versions)
+    assert named >= len(subs)  # pairs met in the lists were named together, not listed twice
+    # as the chat's turn: the query's own entry said above the list, a listed paper's other
+    # entry in its reference line
+    from assistant.answer.listing import similar_answer
+
+    query = next(p for p in papers if p.paper_id in mine)
+    found = similar(query.abstract, retriever=retriever, exclude=[query.paper_id],
+                    title=query.title)
+    turn = similar_answer(found, title=query.display_title, facet=None)
+    assert "It is also in this collection as" in turn.text
+    assert mine[query.paper_id] not in {c.paper.paper_id for c in turn.citations}
+    paired = [c for c in turn.citations if any(
+        s.versions for s in found.papers if s.paper.paper_id == c.paper.paper_id)]
+    assert all("Also in this collection as: ICLR 2025" in turn.reference(c.paper) or
+               "Also in this collection as: ICML 2026" in turn.reference(c.paper) for c in paired)
+    # the command says so, and --json gives both
+    query = next(p for p in papers if p.paper_id in mine)
+    args = ["similar", query.paper_id, "--store", str(retriever.store.path),
+            "--collection", "versioned"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert f"also in this collection as (ICLR 2025) [{mine[query.paper_id]}]" in out
+    assert out.count("also here as (") >= 1
+    assert main([*args, "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["query"]["versions"] == [mine[query.paper_id]]
+    ids = [p["paper_id"] for p in got["papers"]]
+    assert mine[query.paper_id] not in ids
+    assert any(p["versions"] for p in got["papers"])

@@ -494,7 +494,7 @@ async def test_s_lists_the_papers_like_one_in_the_sources_pane(make_app, bundled
         view = chat.views[-1]
         answer = view.answer
         expected = similar(query.abstract, retriever=app.session.retriever, k=10,
-                           exclude=[query.paper_id])
+                           exclude=[query.paper_id]).papers
         # every listed paper once, cited as [n] in the order listed, never the paper itself
         assert [c.paper.paper_id for c in answer.citations] == [
             s.paper.paper_id for s in expected]
