@@ -44,6 +44,29 @@ def test_a_retitled_version_with_the_same_abstract_is_the_same_paper():
                       p("b", "Sparse Expert Routing", ABSTRACT.replace("three", "four")))
 
 
+def test_a_retitled_version_of_an_unpublished_submission_is_the_same_paper():
+    """A rejected or workshop entry and its authors' later paper under another title, their
+    abstracts rewritten, are one paper; the same authors' two published papers are not, nor
+    is a rejected entry later than the paper it resembles."""
+    rewritten = ("Long documents can be routed cheaply through sparse mixtures of experts. "
+                 "Each token goes to two of sixty-four experts chosen by a learned router, and "
+                 "an auxiliary loss balances their load. We match dense transformers on "
+                 "summarisation with a third of the compute and study dropping experts.")
+    authors = ["A. Author", "B. Writer", "C. Third"]
+    draft = replace(p("a", "Routing Tokens Through Sparse Experts", ABSTRACT), authors=authors,
+                    extra={"status": "Reject"})
+    paper = replace(p("b", "Cheap Long-Document Summarisation", rewritten, "NeurIPS"),
+                    authors=["B. Writer", "A. Author"])
+    assert same_paper(draft, paper) and same_paper(paper, draft)
+    workshop = replace(draft, extra={"status": "Workshop"})
+    assert same_paper(workshop, paper)
+    # both published: the same group's two papers
+    assert not same_paper(replace(draft, extra={"status": "Poster"}), paper)
+    # one shared author only, or a rejected entry a year after the paper
+    assert not same_paper(draft, replace(paper, authors=["A. Author", "Z. Other"]))
+    assert not same_paper(replace(draft, year=2019), paper)
+
+
 def test_papers_on_one_topic_are_not_one_paper():
     other = ("We study how dense transformers summarise long documents. A sliding window "
              "attention reads each token with its neighbours, and a global token keeps the "
