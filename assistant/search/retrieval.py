@@ -271,12 +271,13 @@ class Retriever:
             return None
         with self._pin():
             found = self._search(title, k=5, filters=None, mode="lexical", diversity=None)
-        for rp in found.papers:
-            if title in (rp.paper.title, rp.paper.display_title):
-                return rp.paper
-            name = norm(rp.paper.title)
+        # a paper listed as another's version (search/versions.py) is found by its own title
+        for paper in (p for rp in found.papers for p in (rp.paper, *rp.versions)):
+            if title in (paper.title, paper.display_title):
+                return paper
+            name = norm(paper.title)
             if start and (name == want or name.startswith(want + " ")):
-                return rp.paper
+                return paper
         return None
 
     def translation(self, query: str) -> Translation:

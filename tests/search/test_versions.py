@@ -189,3 +189,24 @@ def test_papers_like_one_list_each_paper_once_and_never_its_own_other_entry(vers
     ids = [p["paper_id"] for p in got["papers"]]
     assert mine[query.paper_id] not in ids
     assert any(p["versions"] for p in got["papers"])
+
+
+def test_an_entry_listed_as_a_version_is_still_found_by_its_title(versioned, embedder):
+    """A submission folded into its paper's entry is still the paper its own title names: a
+    follow-up after an answer about it stays with it (the answer's title is looked up), and
+    `similar` finds it by title."""
+    from assistant.search.similar import resolve
+
+    retriever, _, subs = versioned
+    for sub in subs:
+        found = retriever.paper_titled(sub.display_title)
+        assert found is not None and found.paper_id == sub.paper_id, sub.display_title
+        assert resolve(sub.display_title, retriever)[0] == sub
+    sub = subs[0]
+    said = (f"The most relevant paper is **{sub.display_title}** (ICLR 2025) [1]. "
+            f"{split_sentences(sub.abstract)[0]} [1]")
+    ans = answer("What did they evaluate it on?", retriever=retriever,
+                 answerer=ExtractiveAnswerer(embedder=embedder),
+                 history=[(f"Which paper is about {sub.title.lower()}?", said)], ground=False)
+    cited = {c.paper.paper_id for c in ans.citations}
+    assert cited == {sub.paper_id}, (cited, ans.text[:300])
