@@ -108,7 +108,7 @@ def main() -> int:
         for facet in FACETS:
             t = time.perf_counter()
             mine = similar(query.abstract, retriever=retr, facet=facet, k=K,
-                           exclude=[query.paper_id], title=query.title).papers
+                           exclude=[query.paper_id], paper=query).papers
             times.append((time.perf_counter() - t) * 1000)
             grades = {p: g[facet] for p, g in r["labels"].items()}
             for name, ranked in (*runs.items(), ("similar", [s.paper.paper_id for s in mine])):

@@ -22,7 +22,7 @@ def cmd_similar(args: argparse.Namespace) -> int:
     paper, text = resolve(args.paper, retriever)
     k = args.k or 10
     found = similar(text, retriever=retriever, facet=args.facet, k=k,
-                    exclude=[paper.paper_id] if paper else [], title=paper.title if paper else "")
+                    exclude=[paper.paper_id] if paper else [], paper=paper)
     facet = args.facet or "whole abstract"
     if args.json:
         print_json({"query": {"paper_id": paper.paper_id if paper else None,

@@ -85,15 +85,16 @@ def sentences_of(abstract: str, facet: str | None) -> list[str]:
 
 
 def similar(abstract: str, *, retriever: Retriever, facet: str | None = None, k: int = 10,
-            exclude: Sequence[str] = (), title: str = "") -> Neighbours:
+            exclude: Sequence[str] = (), paper: Paper | None = None) -> Neighbours:
     """The ``k`` papers most like ``abstract`` on ``facet`` (None: the whole abstract), best
     first, each with the sentence pair that ties it to the query: of the query's facet
     sentences and the paper's, the two that share the most rare words. The ranking: the whole
     abstract searched (dense + BM25, fused), and for a facet its sentences searched too, the
     two weighed ``1 - FACET_WEIGHT`` and ``FACET_WEIGHT`` (each min-max scaled). ``score``: the
     dense cosine of the query's text and the paper's nearest chunk (the facet's, when asked).
-    ``exclude``: paper ids left out (the query paper itself). ``title``: the query's title,
-    which with its abstract tells its other entries (``Neighbours.versions``); a paper listed
+    ``exclude``: paper ids left out (the query paper itself). ``paper``: the query paper, when
+    it is one of the collection's: its title, authors and status with its abstract tell its
+    other entries (``Neighbours.versions``; for a draft, its abstract alone); a paper listed
     keeps its own other entries in ``Similar.versions``."""
     from assistant.paper import Paper
 
@@ -110,28 +111,29 @@ def similar(abstract: str, *, retriever: Retriever, facet: str | None = None, k:
         scores = {p: (1 - FACET_WEIGHT) * scores.get(p, 0.0) + FACET_WEIGHT * part.get(p, 0.0)
                   for p in set(scores) | set(part)}
         dense = {**dense, **{p: v for p, (v, _) in fsides.dense.items()}}
-    query = Paper("", title, abstract)
+    query = paper or Paper("", "", abstract)
     ranked = sorted(scores, key=lambda p: -scores[p])
     out: list[Similar] = []
     own: list[Paper] = []
-    for start in range(0, len(ranked), k + VERSIONS_SLACK):  # one batch but for versions
+    # read k + VERSIONS_SLACK papers at a time: an entry folded into another leaves a place
+    for start in range(0, len(ranked), k + VERSIONS_SLACK):
         batch = ranked[start:start + k + VERSIONS_SLACK]
-        papers = {p.paper_id: p for p in retriever.papers(batch)}
+        found = {p.paper_id: p for p in retriever.papers(batch)}
         for pid in batch:
-            paper = papers.get(pid)
-            if paper is None:
+            other = found.get(pid)
+            if other is None:
                 continue
-            if same_paper(query, paper):
-                own.append(paper)
+            if same_paper(query, other):
+                own.append(other)
                 continue
-            listed = next((i for i, s in enumerate(out) if same_paper(s.paper, paper)), None)
+            listed = next((i for i, s in enumerate(out) if same_paper(s.paper, other)), None)
             if listed is not None:
-                out[listed] = replace(out[listed], versions=(*out[listed].versions, paper))
+                out[listed] = replace(out[listed], versions=(*out[listed].versions, other))
                 continue
             if len(out) == k:
                 return Neighbours(out, own)
-            theirs = sentences_of(paper.abstract, facet) or [paper.title]
-            out.append(Similar(paper, max(0.0, min(1.0, dense.get(pid, 0.0))), len(out) + 1,
+            theirs = sentences_of(other.abstract, facet) or [other.title]
+            out.append(Similar(other, max(0.0, min(1.0, dense.get(pid, 0.0))), len(out) + 1,
                                _pair(mine, theirs)))
     return Neighbours(out, own)
 

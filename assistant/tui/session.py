@@ -179,7 +179,7 @@ class ChatSession:
             paper, retriever)
         listed = similar(text, retriever=retriever, facet=facet, k=k,
                          exclude=[found.paper_id] if found else [],
-                         title=found.title if found else "")
+                         paper=found)
         title = found.display_title if found else "the abstract given"
         return found, similar_answer(listed, title=title, facet=facet)
 

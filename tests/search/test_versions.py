@@ -151,7 +151,7 @@ def test_papers_like_one_list_each_paper_once_and_never_its_own_other_entry(vers
     named = 0
     for paper in papers:
         found = similar(paper.abstract, retriever=retriever, k=8, exclude=[paper.paper_id],
-                        title=paper.title)
+                        paper=paper)
         listed = [s.paper for s in found.papers]
         assert not any(same_paper(a, b) for a, b in combinations([paper, *listed], 2)), paper
         assert [v.paper_id for v in found.versions] == (
@@ -167,7 +167,7 @@ def test_papers_like_one_list_each_paper_once_and_never_its_own_other_entry(vers
 
     query = next(p for p in papers if p.paper_id in mine)
     found = similar(query.abstract, retriever=retriever, exclude=[query.paper_id],
-                    title=query.title)
+                    paper=query)
     turn = similar_answer(found, title=query.display_title, facet=None)
     assert "It is also in this collection as" in turn.text
     assert mine[query.paper_id] not in {c.paper.paper_id for c in turn.citations}
