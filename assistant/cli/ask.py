@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from assistant.cli.shared import (
+    also_as,
     filters_from,
     open_store,
     preload_verifier,
@@ -138,8 +139,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         where = f"  ({rp.paper.venue_year})" if rp.paper.venue_year else ""
         print(f"{n:>3}. {score}  {rp.paper.display_title}{where}  [{rp.paper.paper_id}]")
         for v in rp.versions:  # the same paper's other entries (search/versions.py)
-            also = f" ({v.venue_year})" if v.venue_year else ""
-            print(f"           also here as{also}  [{v.paper_id}]")
+            print(f"           also here as {also_as(v)}")
     if verdict.outcome == "refused":
         print("(nothing here looks relevant to the query)", file=sys.stderr)
     elif verdict.outcome == "near_miss":

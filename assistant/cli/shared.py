@@ -1,5 +1,6 @@
 """What the command handlers share: settings from the flags, the store they open, the verifier
-loading beside it, the --venue/--year/--author/--status filters, and JSON on stdout."""
+loading beside it, the --venue/--year/--author/--status filters, JSON on stdout, and how a
+listing names a paper's other entry."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 if TYPE_CHECKING:
     from assistant.index.protocol import Store
     from assistant.index.store import PaperStore
+    from assistant.paper import Paper
     from assistant.search.retrieval import Filters, Retriever
     from assistant.settings import Settings
 
@@ -65,3 +67,10 @@ def print_json(obj: Any) -> None:
     from assistant.textutil import safe_json
 
     sys.stdout.write(safe_json(obj) + "\n")
+
+
+def also_as(paper: Paper) -> str:
+    """Another entry of a listed paper (search/versions.py), as `search` and `similar` name it
+    under the paper: "(ICLR 2018)  [id]"."""
+    where = f"({paper.venue_year})  " if paper.venue_year else ""
+    return f"{where}[{paper.paper_id}]"

@@ -3,13 +3,9 @@
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
 
-from assistant.cli.shared import open_store, print_json, settings_from
+from assistant.cli.shared import also_as, open_store, print_json, settings_from
 from assistant.textutil import clip
-
-if TYPE_CHECKING:
-    from assistant.paper import Paper
 
 
 def cmd_similar(args: argparse.Namespace) -> int:
@@ -46,8 +42,3 @@ def cmd_similar(args: argparse.Namespace) -> int:
     if not found.papers:
         print("(no other paper in this collection)")
     return 0
-
-
-def also_as(paper: Paper) -> str:
-    """Another entry of a paper, as a line names it: "(ICLR 2018) [id]"."""
-    return f"({paper.venue_year}) [{paper.paper_id}]" if paper.venue_year else f"[{paper.paper_id}]"

@@ -446,10 +446,10 @@ class Retriever:
                 continue
             # another entry of a paper listed above: named as its version, not listed again
             # (unless the user picked the papers: then each is asked about as picked)
-            kept = None if filters.paper_ids else next(
-                (rp for rp in out if versions.same_paper(rp.paper, paper)), None)
+            kept = None if filters.paper_ids else versions.entry_of(
+                paper, [rp.paper for rp in out])
             if kept is not None:
-                kept.versions.append(paper)
+                out[kept].versions.append(paper)
                 continue
             d, lx = dense.get(pid), lexical.get(pid)
             chunk_ids = (d[1] if d else []) + [c for c in (lx[1] if lx else [])

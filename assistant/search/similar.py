@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from assistant.errors import InputError
 from assistant.search.facets import FACETS, facets_of
-from assistant.search.versions import same_paper
+from assistant.search.versions import entry_of, same_paper
 from assistant.textutil import strip_section_label
 
 if TYPE_CHECKING:
@@ -126,7 +126,7 @@ def similar(abstract: str, *, retriever: Retriever, facet: str | None = None, k:
             if same_paper(query, other):
                 own.append(other)
                 continue
-            listed = next((i for i, s in enumerate(out) if same_paper(s.paper, other)), None)
+            listed = entry_of(other, [s.paper for s in out])
             if listed is not None:
                 out[listed] = replace(out[listed], versions=(*out[listed].versions, other))
                 continue

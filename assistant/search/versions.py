@@ -11,6 +11,7 @@ the better ranked entry and names the other as its version (``RetrievedPaper.ver
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -66,6 +67,12 @@ def same_paper(a: Paper, b: Paper) -> bool:
     if title is not None and title == _title(b.title) and shared >= SAME_TITLE_WORDS:
         return True
     return shared >= SAME_AUTHORS_WORDS and (_draft_of(a, b) or _draft_of(b, a))
+
+
+def entry_of(paper: Paper, listed: Sequence[Paper]) -> int | None:
+    """The place in ``listed`` of the paper ``paper`` is another entry of, if any (a list
+    keeps the first entry of each paper and names the later ones as its versions)."""
+    return next((i for i, other in enumerate(listed) if same_paper(other, paper)), None)
 
 
 def _draft_of(draft: Paper, paper: Paper) -> bool:

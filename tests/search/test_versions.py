@@ -181,7 +181,7 @@ def test_papers_like_one_list_each_paper_once_and_never_its_own_other_entry(vers
             "--collection", "versioned"]
     assert main(args) == 0
     out = capsys.readouterr().out
-    assert f"also in this collection as (ICLR 2025) [{mine[query.paper_id]}]" in out
+    assert f"also in this collection as (ICLR 2025)  [{mine[query.paper_id]}]" in out
     assert out.count("also here as (") >= 1
     assert main([*args, "--json"]) == 0
     got = json.loads(capsys.readouterr().out)
