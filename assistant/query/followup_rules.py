@@ -246,7 +246,7 @@ class _English:
                 and self.at(j + 1) not in {",", ":", ""}:
             j += 1
         if definite:  # "the": only a phrase headed by a paper-ish noun, e.g. "the DyPE paper"
-            k = i + 1
+            k = j  # after its marking words: "the proposed method", "the new dataset"
             while k < len(self.low) and k <= i + 4 and self.toks[k][0].isalnum() and (
                     self.low[k] not in _HEADS or (self.low[k] in _NUMERALS
                     and self.at(k + 1) not in _PHRASE_STOP and self.toks[k + 1][0].isalnum())

@@ -41,12 +41,17 @@ STANDALONE = [
     "什么是LoRA？",
     "扩散模型的采样很慢，有什么方法能在不重新训练的情况下加速它？",
     "其实我想问：有没有关于扩散模型成员推断攻击的论文？",
+    "Which paper is about the proposed method for pruning attention heads?",  # its own content
 ]
 FOLLOW_UPS = [
     "How robust is it?",
     "What are its limitations?",
     "What datasets did they use?",
     "Compare them.",
+    # a definite phrase marked as the one just discussed, whatever word marks it
+    "Does the proposed method need labels?",
+    "What are the proposed metrics called?",
+    "How fast is the new approach?",
     "Does this method need labelled data?",
     "Where is the code for that paper?",
     "Tell me more about the second one.",
