@@ -4,10 +4,10 @@ Only a question that cannot stand alone is rewritten (the detector is assistant/
 
 Offline, a follow-up gets the previous turn's topic carried in: the paper the previous answer was
 about (its first **bold** title; a comparison's or a list's first two), else the previous
-question's content words. With an LLM, the
-``rewrite`` prompt asks for a standalone English search query (so questions in other languages
-retrieve English abstracts); it sees the conversation only for a follow-up, and the heuristic is
-the fallback for an empty reply.
+question's content words (so after a near miss, whose closest papers were said not to be it).
+With an LLM, the ``rewrite`` prompt asks for a standalone English search query (so questions
+in other languages retrieve English abstracts); it sees the conversation only for a follow-up,
+and the heuristic is the fallback for an empty reply.
 """
 
 from __future__ import annotations
@@ -29,6 +29,9 @@ _BOLD = re.compile(r"\*\*([^*]{3,200})\*\*")  # the titles an answer names
 # how the offline answerer opens a one-paper answer, in English or Chinese (answer/framing.py)
 ONE_PAPER = ("The most relevant paper is", "The closest match is", "The abstract of",
              "最相关的论文", "最接近的是")
+# how it opens a near miss ("nothing here is about it; the closest papers are ...")
+NEAR_MISS = ("Nothing in this collection is about", "No paper in this collection introduces",
+             "No paper here clearly matches", "本文集中没有论文")
 
 __all__ = ["Turn", "answered_paper", "dangling_references", "heuristic", "previous_paper",
            "with_llm"]
@@ -46,6 +49,8 @@ def heuristic(form: Form, history: Sequence[Turn]) -> str:
     titles = _BOLD.findall(prev_a)[:2]
     if prev_a.startswith(ONE_PAPER):  # its "Also related" papers are not what it was about
         titles = titles[:1]
+    if prev_a.startswith(NEAR_MISS):  # its papers were said not to be it: what was asked is
+        titles = []
     topic = asked if set(refs) <= ELLIPSES or not titles else " ".join(titles)
     return f"{question} {topic}".strip()
 

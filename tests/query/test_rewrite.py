@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from fakes import QueueModel
 
+from assistant.answer.framing import CHINESE, ENGLISH
 from assistant.query.followup import is_follow_up
 from assistant.query.form import parse
 from assistant.query.rewrite import dangling_references, heuristic, with_llm
@@ -162,6 +163,22 @@ def test_without_bold_titles_the_previous_question_carries_the_topic():
     assert "watermarks" in rewritten and "attribution" in rewritten
     zh = [("哪篇论文研究大模型水印？", "没有找到。")]
     assert "水印" in offline_rewrite("它的鲁棒性如何？", zh)
+
+
+@pytest.mark.parametrize("framing", [ENGLISH, CHINESE])
+@pytest.mark.parametrize("opening", ["nothing_here", "not_introduced", "across_languages"])
+def test_after_a_near_miss_the_question_asked_carries_the_topic_not_its_closest_papers(
+        framing, opening):
+    # the answer said its closest papers are not what was asked: a follow-up is about what
+    # was asked (its words), never about the first of those papers
+    said = getattr(framing, opening).format(asked="sentiment neuron", missing="SentNeuron")
+    history = [("Which paper found a single neuron tracking sentiment in a byte-level LSTM?",
+                said + "\n\n- **Hierarchical attention for document ranking** [1]")]
+    rewritten = offline_rewrite("What did they evaluate it on?", history)
+    assert "neuron" in rewritten and "Hierarchical" not in rewritten
+    # after an answer that is about that paper, the paper carries it
+    answered = [(history[0][0], "The closest match is **Hierarchical attention** [1], though")]
+    assert "Hierarchical" in offline_rewrite("What did they evaluate it on?", answered)
 
 
 def test_what_about_x_asks_the_previous_question_again_of_x():
