@@ -29,7 +29,10 @@ on), and no test paper's text enters a pair. Kinds of pairs (label 1 = the paper
   (v3) read round 1 twice (the defaults); v4, both rounds once (``--rounds 1,2
   --natural-weight 1``), was measured and not shipped (docs/evaluation.md);
 - ``contentless``: a question with nothing to search for ("what is it?", "the", "???") with a
-  dev paper (0): the shipped verifier scored such input 0.9+ against any paper.
+  dev paper (0): the shipped verifier scored such input 0.9+ against any paper;
+- ``swap`` / ``swap-pos`` (only with ``--detail-swaps N``; tried, not shipped: docs/evaluation.md):
+  a natural or TL;DR question given a detail its paper lacks, taken from another question of
+  its collection (0), or one of the paper's own phrases (1) (``detail_swaps``).
 
 Every passage is what the verifier reads at run time (``assistant.judge.verifier.passage``):
 the title, then the abstract from the sentence before its best match with the question.
@@ -45,6 +48,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -99,6 +103,57 @@ def ml_dev_papers(venues: set[tuple[str, int]] = FIT_VENUES) -> dict[str, dict[s
     return out
 
 
+# a prepositional tail: the detail a question adds ("for protein folding", "on Atari games")
+_TAIL = re.compile(r"\b(?:for|on|in|with|using|via|under|across|without|through|from)\s+"
+                   r"[A-Za-z][\w'-]*(?:\s+[A-Za-z0-9][\w'-]*){1,5}")
+
+
+def _stems(text: str) -> set[str]:
+    from assistant.index.chunk_index import tokenize
+
+    return set(tokenize([text])[0])
+
+
+def detail_swaps(asked: list[tuple[str, str, str, dict[str, Any]]], n: int, rng: random.Random
+                 ) -> list[tuple[str, str, int, str, str]]:
+    """Questions that match their paper but for one detail (label 0): a question's own tail
+    replaced, or a tail added, taken from a question about another paper of its collection,
+    none of whose words the paper holds ("... train Boltzmann machines for protein folding?"
+    of a paper on grid-world RL). And as many made the same way whose added tail is a phrase of
+    the paper's own abstract (label 1), so that only whether the paper holds the detail
+    tells the two apart, not the question's length or its seam."""
+    if n <= 0:
+        return []
+    by_coll: dict[str, list[tuple[str, str, str, dict[str, Any]]]] = {}
+    for item in asked:
+        by_coll.setdefault(item[0], []).append(item)
+    tails = {q: [m.group(0) for m in _TAIL.finditer(q)] for _, q, _, _ in asked}
+    out: list[tuple[str, str, int, str, str]] = []
+    order = list(asked)
+    rng.shuffle(order)
+    for coll, q, pid, p in order:
+        if len(out) >= 2 * n:
+            break
+        held = _stems(f"{p['title']} {p['abstract']}")
+        donors = [t for _, dq, did, _ in rng.sample(by_coll[coll], min(12, len(by_coll[coll])))
+                  if did != pid for t in tails[dq]]
+        foreign = [t for t in donors if len(_stems(t)) >= 2 and not _stems(t) & held]
+        if not foreign:
+            continue
+        detail = rng.choice(foreign)
+        own = [t for t in tails[q] if _stems(t) and _stems(t) <= held]
+        base = q.rstrip(" ?.")
+        swapped = (base.replace(own[-1], detail) if own and rng.random() < 0.5
+                   else f"{base} {detail}") + "?"
+        out.append((swapped, passage(p["title"], p["abstract"], swapped), 0, "swap", pid))
+        mine = [m.group(0) for m in _TAIL.finditer(p["abstract"])
+                if len(_stems(m.group(0)) - _stems(q)) >= 2]
+        if mine:
+            added = f"{base} {rng.choice(mine)}?"
+            out.append((added, passage(p["title"], p["abstract"], added), 1, "swap-pos", pid))
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--stores", type=Path, default=ROOT / "bench" / "stores")
@@ -112,6 +167,9 @@ def main() -> int:
     ap.add_argument("--topics", type=int, default=0,
                     help="keyword topic questions (0: none, as the shipped verifier was trained; "
                          "900 made a model that scores every paper 0.5-0.9 for a topic question)")
+    ap.add_argument("--detail-swaps", type=int, default=0,
+                    help="questions given a detail their paper lacks (0: none, as the shipped "
+                         "verifier was trained; see detail_swaps)")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     emb = LocalEmbedder()
@@ -121,6 +179,7 @@ def main() -> int:
         pairs.append({"query": query, "passage": doc, "label": label, "kind": kind, "paper": pid})
 
     ml = ml_dev_papers()
+    asked: list[tuple[str, str, str, dict[str, Any]]] = []  # (collection, question, paper)
     ml_retr = Retriever(store=PaperStore(collection="ml-large", embedder=emb, path=args.stores))
     ml_queries: list[str] = []
     for pid, p in ml.items():
@@ -136,6 +195,8 @@ def main() -> int:
                 continue
             add(q, passage(p["title"], p["abstract"], q), 1, kind, pid)
             ml_queries.append(q)
+            if kind == "question":
+                asked.append(("ml-large", q, pid, p))
         for _, q in queries:  # every query mines its own hard negatives
             found = ml_retr.search(q, k=8).papers
             near = [rp.paper for rp in found if rp.paper.paper_id != pid
@@ -210,6 +271,7 @@ def main() -> int:
         if pid not in papers or paper_part(pid) != "dev":
             continue
         p = papers[pid]
+        asked.append((item["collection"], q, pid, p))
         found = retr.search(q, k=8).papers
         near = [rp.paper for rp in found if rp.paper.paper_id != pid
                 and rp.paper.paper_id in papers][: args.hard]
@@ -218,6 +280,8 @@ def main() -> int:
             for other in near:
                 add(q, passage(other.title, other.abstract, q), 0, "natural-hard",
                     other.paper_id)
+    for q, doc, label, kind, pid in detail_swaps(asked, args.detail_swaps, rng):
+        add(q, doc, label, kind, pid)
     for q in CONTENTLESS:
         for pid in rng.sample(ml_ids, 12):
             add(q, passage(ml[pid]["title"], ml[pid]["abstract"], q), 0, "contentless", pid)
