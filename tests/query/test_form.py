@@ -176,3 +176,29 @@ def test_any_as_a_determiner_inside_a_question_asks_for_no_list():
         for said in (f"Any {topic}?", f"I need help with {topic}. Any paper?",
                      f"Are there any results on {topic}?", f"Is there any work on {topic}?"):
             assert of(said).listing, said
+
+
+def test_a_plural_inside_a_one_paper_question_asks_for_no_list():
+    """A plural noun or "works" as a verb inside a question about one paper is no list (such
+    questions were answered as a list of papers, said as sure, also when the paper asked about
+    is not in the collection); papers asked for still are."""
+    for topic in _TOPICS:
+        for said in (f"Which paper shows that {topic} works without labels?",
+                     f"Is there a regulariser for {topic} that works on single-branch networks?",
+                     f"How much faster was the method for {topic} than prior approaches?",
+                     f"Which saliency-style paper on {topic} beats earlier methods like LRP?",
+                     f"Which short note studies algorithms for {topic}?",
+                     f"How many datasets were used to compare variants of {topic}?",
+                     f"Is there a conversion of any algorithm for {topic} to another setting?",
+                     f"For {topic}, can users say which of two shown items is closer?",
+                     f"Does the regret of {topic} depend on the initial list quality?",
+                     f"Which method for {topic} holds up in cohort studies?"):
+            assert not of(said).listing and not of(said).survey, said
+        for said in (f"Which papers study {topic}?", f"Which recent works address {topic}?",
+                     f"What model-based methods exist for {topic}?",
+                     f"List papers on {topic}.", f"Can you list the papers on {topic}?",
+                     f"Are there studies of {topic}?", f"Is there any model that does {topic}?"):
+            assert of(said).listing and of(said).survey, said
+        for said in (f"Which of these two handles {topic} better?",
+                     f"Compare the two papers on {topic}."):
+            assert of(said).listing, said
