@@ -135,3 +135,24 @@ def test_a_question_about_the_experiments_quotes_them(embedder: object, question
     answerer = ExtractiveAnswerer(embedder=embedder, max_sentences=2)  # type: ignore[arg-type]
     text = answerer.compose(of(question), [RetrievedPaper(TASKS_PAPER, 1.0, 1)])
     assert "image classification" in text
+
+
+# three sentences name the method and share the question's words for it; the one that says
+# what it starts from shares only the words the question asks about
+STREAM_PAPER = Paper(
+    paper_id="p5", title="Streaming flow policies for robot control",
+    abstract="Flow policies for robot control sample a trajectory of trajectories before "
+    "acting. We simplify streaming flow policies so that a policy streams actions to the robot "
+    "while it samples. Instead of starting from pure noise, our sampler begins from a narrow "
+    "Gaussian around the last action. Streaming flow policies for robot control outperform "
+    "prior policies on real robot tasks. The streaming policy keeps multi-modal behaviour.",
+    venue="Test", year=2025)
+
+
+def test_the_answer_quotes_what_is_asked_beyond_the_papers_name(embedder: object) -> None:
+    """A question that names the paper by its title's words and asks one detail of it quotes
+    the sentence with the detail, not only the sentences that repeat the title."""
+    text = ExtractiveAnswerer(embedder=embedder).compose(  # type: ignore[arg-type]
+        of("What does the streaming flow policy for robot control sample from instead of "
+           "pure noise?"), [RetrievedPaper(STREAM_PAPER, 1.0, 1)])
+    assert "narrow Gaussian" in text
