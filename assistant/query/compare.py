@@ -301,6 +301,37 @@ def _which_which(q: str) -> tuple[tuple[str, str], str] | None:
     return (a, b), q[:m.start()]
 
 
+# "central and effector memory T cells", "L1 and L2 regularization", "model-based and
+# model-free RL": the first side names only what sets it apart, and the words after the
+# second's are its own too (searched alone, "central" found a glaucoma paper's "central
+# visual field"). Read so only when the first side is a modifier: a lower-case adjective
+# ("central", "linear", "supervised", "model-based") or a label that differs from the
+# second's only by a number ("L1"/"L2", "CD4"/"CD8", "type 1"/"type 2"); never a name
+# ("Adam and stochastic gradient descent") or a noun ("dropout and batch normalization").
+_ADJECTIVE = re.compile(r"^[a-z][a-z-]*(?:al|ive|ed|ic|ous|ar|ary|ent|ant|ible|able|less|ful|"
+                        r"ian|-based|-free|-wise|-level|-order|-policy|-shot|-scale)$")
+_NUMBERED = re.compile(r"^(?P<stem>\D*?)\d+[a-z]?$", re.IGNORECASE)
+_HEAD_OPENS = re.compile(r"^(?:of|for|on|in|with|to|from|by|at|that|which|who|whose|when|"
+                         r"where|versus|vs\.?|and|or|the|a|an)$", re.IGNORECASE)
+
+
+def _shared_head(a: str, b: str) -> str:
+    """Side ``a`` with side ``b``'s head words after it when they are both sides' (above)."""
+    wa, wb = a.split(), b.split()
+    if not 1 <= len(wa) <= 2 or len(wb) <= len(wa) or _HEAD_OPENS.match(wb[len(wa)]):
+        return a
+    last, twin = wa[-1], wb[len(wa) - 1]
+    numbered = (m := _NUMBERED.match(last)) is not None and (
+        (n := _NUMBERED.match(twin)) is not None and n.group("stem").lower()
+        == m.group("stem").lower() and [w.lower() for w in wa[:-1]]
+        == [w.lower() for w in wb[:len(wa) - 1]])
+    modifier = bool(_ADJECTIVE.match(last)) and (twin.islower()
+                                                 or bool(_ADJECTIVE.match(twin.lower())))
+    if not (numbered or modifier):
+        return a
+    return " ".join(wa + wb[len(wa):])
+
+
 def sides(question: str) -> list[str] | None:
     """The two things a comparison question compares, or None for any other question. A
     shared opening clause is added to both sides."""
@@ -327,6 +358,7 @@ def sides(question: str) -> list[str] | None:
     a, b = _clean(raw_a), _clean(raw_b)
     if not a or not b or a.lower() == b.lower():
         return None
+    a = _shared_head(a, b)
     if context:
         a, b = f"{a} {context}", f"{b} {context}"
     return [a, b]

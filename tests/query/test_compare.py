@@ -179,3 +179,30 @@ def test_which_and_which_after_a_colon_asks_about_the_papers_before_it():
              "empirical parity with baselines?")
         got = sides(q)
         assert got is None or ("guarantee" not in got[0] and "parity" not in got[1]), (q, got)
+
+
+# two kinds of one thing, named by what sets each apart, with the head words said once
+KINDS = [("central", "effector", "memory T cells"), ("model-based", "model-free", "RL agents"),
+         ("L1", "L2", "regularization"), ("type 1", "type 2", "diabetes"),
+         ("supervised", "self-supervised", "pretraining for speech"),
+         ("CD4", "CD8", "T cells"), ("linear", "logistic", "regression"),
+         ("on-policy", "off-policy", "actor-critic learning")]
+# two things, each named in full
+THINGS = [("dropout", "batch normalization"), ("Adam", "stochastic gradient descent"),
+          ("BERT", "the transformer of Vaswani et al."), ("DQN", "PPO with clipping")]
+SHARED_FORMS = ["What is the difference between {a} and {b}?", "How do {a} and {b} differ?",
+                "Compare {a} and {b}.", "How do {a} and {b} compare?"]
+
+
+@pytest.mark.parametrize("form", SHARED_FORMS)
+def test_a_head_said_once_belongs_to_both_sides(form):
+    """"central and effector memory T cells": each side is searched with the head words
+    ("central" alone found a glaucoma paper's "central visual field"); two things each named
+    in full keep their own words."""
+    for first, second, head in KINDS:
+        got = sides(form.format(a=first, b=f"{second} {head}"))
+        assert got is not None and got[0].split() == f"{first} {head}".split(), got
+        assert got[1].split() == f"{second} {head}".split(), got
+    for a, b in THINGS:
+        got = sides(form.format(a=a, b=b))
+        assert got is not None and got[0] == a, got
