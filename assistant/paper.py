@@ -121,6 +121,15 @@ class Paper:
     def status_tags(self) -> frozenset[str]:
         return tags_for(str(self.extra.get("status") or ""), self.extra.get("accepted"))
 
+    def author_names(self, most: int = 6) -> str:
+        """The authors as a sentence names them: "A, B and C"; past ``most``, the first three
+        and "et al."."""
+        names = [" ".join(str(a).split()) for a in self.authors if str(a).strip()]
+        if len(names) > most:
+            return ", ".join(names[:3]) + " et al."
+        return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1] \
+            if names else ""
+
     @property
     def display_title(self) -> str:
         """The title for a reader: its LaTeX rendered, marked when the paper is not in the

@@ -18,6 +18,7 @@ from assistant.textutil import is_chinese
 class Framing:
     most_relevant: str  # {title} {where}
     closest_match: str  # {title} {where}: named, hedged
+    by_authors: str  # {authors}: after {where}, when the question asks who wrote the paper
     not_stated: str  # {title} {where} {aspect} {quote}
     also_related: str  # {papers}
     less_sure: str  # {papers}: a list's papers estimated below its own cut-off (V_MAYBE)
@@ -42,6 +43,7 @@ ENGLISH = Framing(
     most_relevant="The most relevant paper is **{title}**{where} [1].",
     closest_match=("The closest match is **{title}**{where} [1], though it may not be about "
                    "exactly this."),
+    by_authors=", by {authors}",
     not_stated=("The abstract of **{title}**{where} [1] does not state {aspect}. The closest it "
                 "comes: {quote} [1]"),
     also_related="\n\nAlso related: {papers}.",
@@ -82,6 +84,7 @@ ENGLISH = Framing(
 CHINESE = Framing(
     most_relevant="最相关的论文是 **{title}**{where} [1]。",
     closest_match="最接近的是 **{title}**{where} [1]，但它未必正好是所问的内容。",
+    by_authors="，作者 {authors}",
     not_stated=("最相关的论文 **{title}**{where} [1] 的摘要没有说明{aspect}。"
                 "最接近的一句：{quote} [1]"),
     also_related="\n\n另见：{papers}。",

@@ -42,7 +42,9 @@ _GENERIC = frozenset([
     "present", "introduc", "show", "find", "author", "new", "novel", "techniqu", "framework",
     "model", "base", "describ", "develop", "achiev", "improv", "tell", "give", "list", "anyth",
     "someth", "is", "are", "how", "does", "do", "can", "could", "would", "whose", "about",
-    "there", "any"])
+    "there", "any",
+    # who wrote it, where it appeared: asked of a paper, never words of its abstract
+    "who", "whom", "wrote", "written", "writer", "coauthor", "publish", "venu", "titl"])
 
 FEATURES = ("wcov", "oov", "dense", "dense_gap", "agree", "names_found", "has_names",
             "p_top", "p_gap")

@@ -161,6 +161,8 @@ def units_of(paper: Paper, embedder: Embedder) -> Units:
     sentences = [MARKER if is_planted(s) else s for s in split_sentences(text)]
     name = paper.display_title  # the title as answers show it (marked when not published)
     title = f"{name} ({paper.venue_year})" if paper.venue_year else name
+    if paper.authors:  # "... (CORL 2025), by A, B and C": an answer may say who wrote it
+        title += f", by {paper.author_names(most=len(paper.authors))}"
     pairs = [f"{a} {b}" for a, b in itertools.pairwise(sentences)]
     return Units([title, *sentences, *pairs], [-1, *range(len(sentences)), *range(len(pairs))],
                  1 + len(sentences), numbers(f"{paper.title} {paper.venue_year} {paper.abstract}"),

@@ -40,6 +40,13 @@ _ASKS_NAME = re.compile(
 _ASKS_NAME_ZH = re.compile(r"叫什么|名字|名称|简称|(?:哪个|哪些|什么)"
                            r"(?:数据集|基准|环境|算法|模型|引理|定理|蛋白|基因|药物|受体)")
 
+# who wrote a paper: its authors, from the list's metadata (the abstract never names them)
+_ASKS_AUTHORS = re.compile(
+    r"\bwho (?:wrote|writes|authored|published|are the authors|were the authors|is the author|"
+    r"was the author|is behind|was behind|are behind)\b|\bauthors? of\b|\bwritten by\b|"
+    r"\bby whom\b|\bwho (?:is|are|were) (?:its|their|the paper's) authors?\b|"
+    r"\b(?:its|their|the paper's|the) authors\s*\?|谁写|作者(?:是谁|有哪些|是哪些)|哪些作者",
+    re.IGNORECASE)
 _FIGURE = re.compile(r"\d|\$[^$]+\$|\\(?:Theta|Omega|tilde|log|sqrt)\b|\b(?:two|three|four|"
                      r"five|six|seven|eight|nine|ten|eleven|twelve|twenty|hundred|thousand|"
                      r"million|billion|twice|half|double[ds]?|tripl\w+|\w+fold)\b",
@@ -72,3 +79,8 @@ def holds(kind: str | None, sentence: str, question: str) -> bool:
             if word not in asked and word not in _NOT_NAMES:
                 return True
     return False
+
+
+def asks_authors(question: str) -> bool:
+    """Does the question ask who wrote the paper ("Who wrote ...?", "the authors of ...")?"""
+    return bool(_ASKS_AUTHORS.search(question))

@@ -1,0 +1,77 @@
+"""A question that asks who wrote a paper is answered with the paper and its authors, from the
+list's metadata, and the claim is checked against them (the abstract never names them)."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.answer.extractive import ExtractiveAnswerer
+from assistant.answer.pipeline import answer
+from assistant.index.store import PaperStore
+from assistant.judge.answerability import query_terms
+from assistant.paper import Paper
+from assistant.query.answer_type import asks_authors
+from assistant.search.retrieval import Retriever
+
+GRASP = Paper("grasp", "Learning dexterous grasps from human videos",
+              "A robot hand learns to grasp unseen household objects by imitating hand poses "
+              "recovered from internet videos, then refines the grasps with reinforcement "
+              "learning in simulation before transfer to hardware.",
+              ["Ada Okafor", "Lin Wei", "Marta Rossi"], "CoRL", 2022)
+OTHERS = [
+    Paper("kg", "Popularity bias in knowledge graph evaluation",
+          "Link prediction benchmarks for knowledge graph embeddings are dominated by a few "
+          "frequent entities. We show that standard ranking scores overstate progress.",
+          ["B. Author"], "UAI", 2020),
+    Paper("bandit", "Heavy-tailed rewards in graphical bandits",
+          "We study bandits where pulling an arm also reveals the rewards of its neighbours in "
+          "a feedback graph, with rewards whose tails are heavier than sub-Gaussian.",
+          ["C. Author", "D. Author"], "UAI", 2023),
+]
+
+
+@pytest.mark.parametrize(("question", "asks"), [
+    ("Who wrote the paper on learning grasps from human videos?", True),
+    ("Who are the authors of the grasping-from-videos paper?", True),
+    ("Which paper on grasping was written by a group working on hands?", True),
+    ("谁写了那篇从人类视频学习抓取的论文？", True),
+    ("这篇论文的作者是谁？", True),
+    ("Who benefits from grasps learned from videos?", False),
+    ("Which paper learns grasps from human videos?", False),
+    ("What did the authors find about transfer to hardware?", False),
+])
+def test_what_asks_for_the_authors(question: str, asks: bool) -> None:
+    assert asks_authors(question) is asks
+
+
+@pytest.mark.parametrize("topic", ["learning grasps from human videos", "graphical bandits",
+                                   "popularity bias in knowledge graphs"])
+def test_who_wrote_it_weighs_only_what_the_paper_is_about(topic: str) -> None:
+    """"wrote", "who", "published" are in no abstract: counted as the question's terms they
+    made a question about a paper in a 4,482-paper collection look off-domain (refused)."""
+    plain = set(query_terms(f"The paper on {topic}?"))
+    for said in (f"Who wrote the paper on {topic}?", f"Who published the paper on {topic}?",
+                 f"The paper on {topic}: written by whom?"):
+        assert set(query_terms(said)) == plain, said
+
+
+@pytest.fixture
+def retriever(tmp_path, embedder):
+    store = PaperStore(collection="authors", embedder=embedder, path=tmp_path / "store",
+                       create=True)
+    store.ingest([GRASP, *OTHERS], source="test")
+    return Retriever(store=store)
+
+
+def test_who_wrote_it_names_the_authors_and_the_claim_is_checked(retriever, embedder):
+    answerer = ExtractiveAnswerer(embedder=embedder)
+    result = answer("Who wrote the paper on learning grasps from human videos?",
+                    retriever=retriever, answerer=answerer)
+    assert result.citations[0].paper.paper_id == "grasp"
+    lead = result.grounding.sentences[0]
+    assert "by Ada Okafor, Lin Wei and Marta Rossi [1]" in lead.text
+    assert lead.verdict == "supported" and not any(c.misattributed for c in lead.claims)
+    # a question that does not ask who wrote it is not told
+    other = answer("Which paper learns grasps from human videos?", retriever=retriever,
+                   answerer=answerer)
+    assert "Ada Okafor" not in other.text.split("References")[0]
