@@ -48,6 +48,8 @@ class LLMAnswerer:
             block = prompts.render("source", prompts_dir=self.prompts_dir, n=n,
                                    title=injection.escape_fence(p.title),
                                    venue_year=injection.escape_fence(p.venue_year or "n.d."),
+                                   byline=injection.escape_fence(  # "who wrote it?"
+                                       f", by {p.author_names()}" if p.authors else ""),
                                    text=injection.escape_fence(text))
             cost = tokens.count(block)
             if cost > budget:

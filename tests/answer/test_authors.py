@@ -3,6 +3,8 @@ list's metadata, and the claim is checked against them (the abstract never names
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from assistant.answer.extractive import ExtractiveAnswerer
@@ -75,3 +77,23 @@ def test_who_wrote_it_names_the_authors_and_the_claim_is_checked(retriever, embe
     other = answer("Which paper learns grasps from human videos?", retriever=retriever,
                    answerer=answerer)
     assert "Ada Okafor" not in other.text.split("References")[0]
+
+
+def test_the_llm_is_told_who_wrote_each_source_and_its_claim_is_checked(retriever, embedder,
+                                                                        wire):
+    """Over the OpenAI wire format (a real server on 127.0.0.1): each source's block names its
+    authors, so the model can say who wrote a paper, and that claim is checked like any other;
+    a name the paper does not carry is not supported."""
+    from assistant.answer.factory import build_answerer
+    from assistant.settings import load_settings
+
+    answerer = build_answerer(load_settings(base_url=wire.base_url, model="wire-model"),
+                              embedder=embedder)
+    wire.script("Learning dexterous grasps from human videos is by Ada Okafor, Lin Wei and "
+                "Marta Rossi [1]. It was written by Kurt Gödel and Emmy Noether [1].")
+    result = answer("Who wrote the paper on learning grasps from human videos?",
+                    retriever=retriever, answerer=answerer)
+    sent = json.dumps(wire.chat_requests()[-1])
+    assert "by Ada Okafor, Lin Wei and Marta Rossi" in sent
+    first, second = result.grounding.sentences[:2]
+    assert first.verdict == "supported" and second.verdict != "supported"
