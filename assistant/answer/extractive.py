@@ -127,8 +127,8 @@ def score_sentences(form: Form, papers: Sequence[RetrievedPaper], *, embedder: E
     wants_result = bool(_RESULT_Q.search(question))
     asks_link = bool(_ASKS_LINK.search(question))
     # "which paper ..." and a comparison want each paper's contribution sentence
-    wants_method = (bool(_WHICH.search(question)) or form.sides is not None) \
-        and not wants_result
+    wants_method = (bool(_WHICH.search(question)) or form.sides is not None
+                    or bool(form.by_author)) and not wants_result
     # "what percentage ...?", "what is it called?": the sentence that holds a figure, a name
     wants = answer_type.expects(form.question) or answer_type.expects(question)
     per_paper = [split_sentences(clean_markup(p.paper.abstract)) for p in papers]
@@ -258,19 +258,26 @@ class ExtractiveAnswerer:
         say = for_form(form)
         if not sources:
             return say.no_sources
-        plural = len(sources) > 1 and (form.listing or form.sides is not None)
+        plural = (len(sources) > 1 or bool(form.by_author)) and (form.listing
+                                                                 or form.sides is not None)
         # scored once: a comparison and an aspect read it too
         scored = score_sentences(form, sources, embedder=self.embedder)
         chosen = choose(scored, plural=plural, max_sentences=self.max_sentences)
         if plural and form.sides is not None:
             return self._side_by_side(scored, sources, say, hedged=hedged)
         if plural:
-            head = (say.listing_more if len(sources) >= self.list_hint_at
-                    else say.listing).format(n=len(sources))
+            if form.by_author:  # an author's papers, newest first: each with its year
+                head = (say.listing_author if len(sources) > 1 else say.listing_author_one
+                        ).format(n=len(sources), author=form.by_author)
+            else:
+                head = (say.listing_more if len(sources) >= self.list_hint_at
+                        else say.listing).format(n=len(sources))
             lines = [head, ""]
             for n, (rp, sents) in enumerate(zip(sources, chosen, strict=True), 1):
                 body = " ".join(_quote(s.text) for s in sents)
-                lines.append(f"- **{rp.paper.display_title}** [{n}]: {body} [{n}]")
+                when = f" ({rp.paper.venue_year})" if form.by_author and rp.paper.venue_year \
+                    else ""
+                lines.append(f"- **{rp.paper.display_title}**{when} [{n}]: {body} [{n}]")
             return "\n".join(lines)
         top = sources[0]
         where = f" ({top.paper.venue_year})" if top.paper.venue_year else ""

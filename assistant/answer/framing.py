@@ -24,6 +24,8 @@ class Framing:
     less_sure: str  # {papers}: a list's papers estimated below its own cut-off (V_MAYBE)
     listing: str  # {n}
     listing_more: str  # {n}: the list may have been cut by k
+    listing_author: str  # {n} {author}: an author's papers, newest first
+    listing_author_one: str  # {author}: the one paper of an author
     nothing_here: str  # {asked}
     nothing_both: str  # {asked}: a comparison, neither side's paper sure (closest to each first)
     not_introduced: str  # {missing}
@@ -51,6 +53,8 @@ ENGLISH = Framing(
     listing="{n} papers in the collection bear on this, best first:",
     listing_more=("{n} papers in the collection bear on this, best first (more may: --k N, or "
                   "ctrl+k in the chat, searches further):"),
+    listing_author="{n} papers by {author} in the collection, newest first:",
+    listing_author_one="1 paper by {author} in the collection:",
     nothing_here="Nothing in this collection is about “{asked}”. The closest papers, none of "
                  "which answers it:",
     nothing_both=("No two papers in this collection clearly match both sides of “{asked}”. The "
@@ -92,6 +96,8 @@ CHINESE = Framing(
     listing="本文集中有 {n} 篇论文与此相关，按相关程度排列：",
     listing_more="本文集中有 {n} 篇论文与此相关，按相关程度排列（可能还有更多：--k N，或在对话中按 "
                  "ctrl+k 扩大搜索）：",
+    listing_author="本文集中 {author} 的论文有 {n} 篇，由新到旧：",
+    listing_author_one="本文集中 {author} 的论文有 1 篇：",
     nothing_here="本文集中没有论文是关于“{asked}”的。最接近的几篇（都不能回答这个问题）：",
     nothing_both="本文集中没有两篇论文能明确对应“{asked}”的两方。先列出与每一方最接近的论文，再列其次接近的：",
     not_introduced="本文集中没有论文提出 {missing}。最接近的几篇（都不是关于它的）：",

@@ -48,6 +48,12 @@ NEAR_MISS_PAPERS = 3
 # on the dev keyword questions (bench/survey_recall.py --sweep) 20 candidates at 0.4 list 7 papers
 # a question with the recall `search` has at k 10 (0.215 vs 0.210); 10 candidates never reach it
 SURVEY_K = 20
+AUTHOR_LIST = 50  # an author's papers listed at most (the newest)
+# what a question that asks only for an author's papers says besides the name (stems):
+# "What did X publish?", "Which papers by X are in the collection?", "X's publications"
+_ONLY_THEIRS = frozenset(["did", "doe", "has", "have", "had", "were", "was", "me", "all", "els",
+                          "other", "collect", "here", "public", "co", "list", "show", "wrote",
+                          "work", "written", "publish", "author", "store", "index"])
 LLM_TRANSLATION_SHARE = 0.3  # of the offline translation's IDF mass an LLM's English must hold
 
 
@@ -94,12 +100,22 @@ def searched(question: str, search_query: str, *, retriever: Retriever, k: int =
     explicit = filters
     if infer_filters:
         venues, years = retriever.facets()
-        filters = query_filters.infer(question, venues=venues, years=years, explicit=filters)
+        filters = query_filters.infer(question, venues=venues, years=years, explicit=filters,
+                                      authors=retriever.author_names)
     applied = query_filters.read(explicit, filters)
-    found = _search_and_decide(
-        replace(form, query=query_filters.stripped(form.query, applied),
-                terms=form.terms and query_filters.stripped(form.terms, applied)),
-        retriever=retriever, k=k, filters=filters)
+    asked_form = replace(form, query=query_filters.stripped(form.query, applied),
+                         terms=form.terms and query_filters.stripped(form.terms, applied))
+    if filters is not None and applied.get("author") and not form.sides \
+            and not set(answerability.query_terms(asked_form.terms or asked_form.query)) \
+            - _ONLY_THEIRS:
+        # "What did Nicholas Roy publish?": nothing asked but the author's papers, every one
+        index = retriever.index()
+        mine = index.paper_ids_of(index.paper_mask(author=filters.author),
+                                  newest_first=True)[:AUTHOR_LIST]
+        filters = replace(filters, paper_ids=mine)
+        asked_form = replace(asked_form, listing=True, by_author=str(filters.author))
+        k = max(k, len(mine))
+    found = _search_and_decide(asked_form, retriever=retriever, k=k, filters=filters)
     if applied and found.verdict.outcome != "answered":
         # a filter read from the question must never hide the answer ("trained on CoNLL
         # 2003" is no year filter): without it, does the collection answer?
@@ -107,7 +123,8 @@ def searched(question: str, search_query: str, *, retriever: Retriever, k: int =
         if wider.verdict.outcome == "answered":
             wider.dropped, wider.form = applied, form
             return wider
-    found.applied, found.form = applied, form
+    found.applied = applied
+    found.form = replace(form, listing=asked_form.listing, by_author=asked_form.by_author)
     return found
 
 
@@ -140,6 +157,9 @@ def _search_and_decide(form: Form, *, retriever: Retriever, k: int,
     retrieval = retriever.search(form.terms or form.query, k=k, filters=filters,
                                  diversity=diversity,
                                  dense_query=form.query if form.terms else None)
+    if form.by_author:  # an author's papers: the newest first
+        retrieval = replace(retrieval, papers=sorted(
+            retrieval.papers, key=lambda rp: -(rp.paper.year or 0)))
     retrieval, sides = lead_with_sides(form.sides, retrieval, retriever=retriever,
                                        filters=filters, k=k, lead=introduces.side_lead)
     verdict = decide(form, retrieval.papers, index=retriever.index(), sides=sides,

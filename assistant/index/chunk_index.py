@@ -224,6 +224,7 @@ class ChunkIndex:
         self._first = first
         self._names, self._tags = [], []  # made on the first author or status filter
         self._paper_masks = {}
+        self._spoken: dict[str, str] | None = None
 
     def _per_paper(self) -> None:
         """Each paper's author names and status tags (half a second at 23k papers: only a
@@ -236,6 +237,28 @@ class ChunkIndex:
                         if a.strip()] for i in self._first]
         self._tags = [tags_for(self._meta["status"][i], self._meta["accepted"][i])
                       for i in self._first]
+
+    def author_names(self) -> dict[str, str]:
+        """Each author's name as a question may say it (lower case, single spaces; a name of
+        three words or more also as its first and last: "leslie kaelbling") -> the name as
+        the list spells it. A short form two authors share is left out (it names neither)."""
+        self.load()
+        if self._spoken is None:
+            full: dict[str, str] = {}
+            short: dict[str, set[str]] = {}
+            for i in self._first:  # one chunk a paper
+                for name in str(self._meta["authors"][i]).split(";"):
+                    said = " ".join(name.split())
+                    words = said.lower().split()
+                    if len(words) < 2:
+                        continue
+                    full.setdefault(" ".join(words), said)
+                    if len(words) > 2:
+                        short.setdefault(f"{words[0]} {words[-1]}", set()).add(said)
+            spoken = {k: next(iter(v)) for k, v in short.items() if len(v) == 1}
+            spoken.update(full)
+            self._spoken = spoken
+        return self._spoken
 
     def paper_mask(self, *, author: str | None = None, status: str | None = None
                    ) -> np.ndarray:
@@ -262,10 +285,16 @@ class ChunkIndex:
         self._per_paper()
         return list(self._tags)
 
-    def paper_ids_of(self, paper_mask: np.ndarray) -> list[str]:
-        """The paper ids a per-paper mask selects."""
+    def paper_ids_of(self, paper_mask: np.ndarray, *, newest_first: bool = False) -> list[str]:
+        """The paper ids a per-paper mask selects (with ``newest_first``, by year, latest
+        first)."""
+        import numpy as np
+
         self.load()
-        return [str(p) for p in self._paper_ids[paper_mask]]
+        ids = self._paper_ids[paper_mask]
+        if newest_first:
+            ids = ids[np.argsort(-self._years[self._first][paper_mask], kind="stable")]
+        return [str(p) for p in ids]
 
     @property
     def paper_count(self) -> int:

@@ -74,6 +74,9 @@ class Form:
     # asks for papers, several ("which papers ...", "any work on ..."), not only says a plural
     # ("... in earlier methods?"): a list then names its less sure papers too
     survey: bool = False
+    # the author whose papers a question asks for and nothing else ("What did Nicholas Roy
+    # publish?"): answered with the list of them, newest first (answer/pipeline.py ``searched``)
+    by_author: str = ""
 
     @property
     def read_as(self) -> str:

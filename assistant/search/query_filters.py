@@ -1,10 +1,14 @@
-"""Filters read from the question itself: "ICML 2019 papers on ...", "from NeurIPS", "in 2021".
+"""Filters read from the question itself: "ICML 2019 papers on ...", "from NeurIPS", "in 2021",
+"What did Leslie Kaelbling publish on planning?".
 
 Only unambiguous mentions count: a venue that the store holds (as a whole word), and a year
 that the store holds *where it qualifies the papers*: after a held venue ("NeurIPS 2018"),
 after "from", "in", "of", "during", "since", "year" ("papers from 2017"), or before "paper(s)",
 "work", "submissions" ("2018 papers"). A year inside a name ("trained on CoNLL 2003", "the
-ImageNet 2012 results") is part of the question, not a filter. Explicit flags always win.
+ImageNet 2012 results") is part of the question, not a filter. An author counts when the
+question names one of the store's authors in full (two words or more, capitalised as a name is:
+"Nicholas Roy", "Leslie Kaelbling" for Leslie Pack Kaelbling); a surname alone, or a name two
+authors share, does not. Explicit flags always win.
 
 ``infer`` returns the filters to search with; ``read`` says which of them came from the
 question (``pipeline.searched`` drops those again when nothing passing them answers, and the
@@ -15,7 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from assistant.search.retrieval import Filters
@@ -41,8 +45,49 @@ def _qualifying_years(question: str, venues: set[str]) -> set[int]:
     return out
 
 
+# a run of capitalised words (with the particles names carry: "van der", "de"), as a name is
+# written; "Roy's" counts as "Roy"
+_PARTICLES = frozenset(["van", "von", "der", "den", "de", "del", "della", "di", "da", "du", "dos",
+                        "le", "la", "bin", "al", "y"])
+_TOKEN = re.compile(r"[^\W\d_][\w'’.-]*")
+NAME_WORDS = 5  # the longest name read
+
+
+def named_author(question: str, names: Callable[[], Mapping[str, str]]) -> str | None:
+    """The one author of the store the question names in full (the list's spelling), or None.
+    ``names`` (the store's, ``ChunkIndex.author_names``) is read only when the question holds
+    two capitalised words in a row."""
+    tokens = [(m.group(0).rstrip(".").removesuffix("'s").removesuffix("’s"), m.start())
+              for m in _TOKEN.finditer(question)]
+    capital = [t[:1].isupper() or t.lower() in _PARTICLES for t, _ in tokens]
+    if not any(a and b and t1[:1].isupper() and t2[:1].isupper() for a, b, (t1, _), (t2, _)
+               in zip(capital, capital[1:], tokens, tokens[1:], strict=False)):
+        return None
+    known = names()
+    found: dict[str, str] = {}
+    i = 0
+    while i < len(tokens):
+        hit = None
+        for n in range(min(NAME_WORDS, len(tokens) - i), 1, -1):  # the longest name first
+            span = tokens[i:i + n]
+            if not all(capital[i:i + n]) or not (span[0][0][:1].isupper()
+                                                 and span[-1][0][:1].isupper()):
+                continue
+            key = " ".join(t.lower() for t, _ in span)
+            if key in known:
+                hit = (n, known[key])
+                break
+        if hit:
+            found[hit[1].lower()] = hit[1]
+            i += hit[0]
+        else:
+            i += 1
+    return next(iter(found.values())) if len(found) == 1 else None
+
+
 def infer(question: str, *, venues: Iterable[str], years: Iterable[int],
-          explicit: Filters | None = None) -> Filters:
+          explicit: Filters | None = None,
+          authors: Callable[[], Mapping[str, str]] | None = None) -> Filters:
     explicit = explicit or Filters()
     venues = [v for v in venues if v]
     matches = (re.search(rf"(?<![\w-]){re.escape(v)}(?![\w-])", question, re.IGNORECASE)
@@ -52,7 +97,8 @@ def infer(question: str, *, venues: Iterable[str], years: Iterable[int],
     found_years = sorted(_qualifying_years(question, {v.lower() for v in venues}) & year_set)
     venue = explicit.venue or (found_venues[0] if len(found_venues) == 1 else None)
     year = explicit.year or (found_years[0] if len(found_years) == 1 else None)
-    return dataclasses.replace(explicit, venue=venue, year=year)
+    author = explicit.author or (named_author(question, authors) if authors else None)
+    return dataclasses.replace(explicit, venue=venue, year=year, author=author)
 
 
 def read(explicit: Filters | None, inferred: Filters | None) -> dict[str, Any]:
@@ -60,7 +106,7 @@ def read(explicit: Filters | None, inferred: Filters | None) -> dict[str, Any]:
     if inferred is None:
         return {}
     explicit = explicit or Filters()
-    return {k: getattr(inferred, k) for k in ("venue", "year")
+    return {k: getattr(inferred, k) for k in ("venue", "year", "author")
             if getattr(inferred, k) and not getattr(explicit, k)}
 
 
@@ -74,6 +120,11 @@ def stripped(query: str, applied: dict[str, Any]) -> str:
                      flags=re.IGNORECASE)
     if applied.get("year"):
         out = re.sub(rf"(?<!\d){int(applied['year'])}(?!\d)", " ", out)
+    if applied.get("author"):  # as said: in full, or its first and last word
+        words = str(applied["author"]).split()
+        middle = rf"(?:\s+\S+){{0,{max(0, len(words) - 2)}}}"
+        out = re.sub(rf"(?<![\w-]){re.escape(words[0])}{middle}\s+{re.escape(words[-1])}"
+                     r"(?:'s|’s)?(?![\w-])", " ", out, flags=re.IGNORECASE)
     out = " ".join(out.split())
     return out if any(ch.isalnum() for ch in out) else query
 
@@ -81,6 +132,8 @@ def stripped(query: str, applied: dict[str, Any]) -> str:
 def described(fields: dict[str, Any]) -> str:
     """"papers from 2018 at NeurIPS" for the answer's notice."""
     parts = ["papers"]
+    if fields.get("author"):
+        parts.append(f"by {fields['author']}")
     if fields.get("year"):
         parts.append(f"from {fields['year']}")
     if fields.get("venue"):

@@ -292,6 +292,10 @@ class Retriever:
         """Venues and years in the store (for filters read from a question)."""
         return self.index().facets()
 
+    def author_names(self) -> dict[str, str]:
+        """The store's authors as a question may name them (for a filter read from it)."""
+        return self.index().author_names()
+
     def _mask(self, filters: Filters) -> np.ndarray | None:
         return self.index().mask(venue=filters.venue, year=filters.year, author=filters.author,
                                  status=filters.status, paper_ids=filters.paper_ids)

@@ -21,6 +21,13 @@ GRASP = Paper("grasp", "Learning dexterous grasps from human videos",
               "learning in simulation before transfer to hardware.",
               ["Ada Okafor", "Lin Wei", "Marta Rossi"], "CoRL", 2022)
 OTHERS = [
+    Paper("tactile", "Tactile feedback for in-hand rotation",
+          "A robot hand rotates objects in its palm using touch sensing alone, with a policy "
+          "trained in simulation on randomized object shapes.",
+          ["Ada Okafor", "Peter Lindqvist"], "CoRL", 2024),
+    Paper("sort", "Sorting networks from pairwise comparisons",
+          "We learn sorting networks whose comparators are trained end to end from pairwise "
+          "preference labels.", ["Ada M. Okafor"], "UAI", 2021),
     Paper("kg", "Popularity bias in knowledge graph evaluation",
           "Link prediction benchmarks for knowledge graph embeddings are dominated by a few "
           "frequent entities. We show that standard ranking scores overstate progress.",
@@ -97,3 +104,41 @@ def test_the_llm_is_told_who_wrote_each_source_and_its_claim_is_checked(retrieve
     assert "by Ada Okafor, Lin Wei and Marta Rossi" in sent
     first, second = result.grounding.sentences[:2]
     assert first.verdict == "supported" and second.verdict != "supported"
+
+
+@pytest.mark.parametrize(("question", "author"), [
+    ("What did Ada Okafor publish?", "Ada Okafor"),
+    ("Which papers by Ada Okafor are in the collection?", "Ada Okafor"),
+    ("Ada Okafor's papers on grasping", "Ada Okafor"),
+    ("What has Lin Wei written?", "Lin Wei"),
+    ("Which paper by Okafor studies grasping?", None),  # a surname alone names no one
+    ("What did Ada Okafor and Lin Wei publish?", None),  # two authors: no one filter
+    ("How do Gaussian Process bandits explore?", None),  # capitalised words, no author
+    ("What did Grace Hopper publish?", None),  # nobody the collection holds
+])
+def test_an_author_named_in_full_is_read_as_a_filter(retriever, question, author):
+    from assistant.search.query_filters import named_author
+
+    assert named_author(question, retriever.author_names) == author
+
+
+def test_a_short_form_two_authors_share_names_neither(retriever):
+    """"Ada Okafor" is an author's full name here; "Ada M. Okafor" is another spelling, whose
+    first and last words are the same: the short form stays with the full name."""
+    names = retriever.author_names()
+    assert names["ada okafor"] == "Ada Okafor" and names["ada m. okafor"] == "Ada M. Okafor"
+
+
+def test_what_an_author_published_lists_their_papers_newest_first(retriever, embedder):
+    answerer = ExtractiveAnswerer(embedder=embedder)
+    result = answer("What did Ada Okafor publish?", retriever=retriever, answerer=answerer)
+    assert result.outcome == "answered"
+    assert [c.paper.paper_id for c in result.citations] == ["tactile", "grasp"]
+    assert "2 papers by Ada Okafor in the collection, newest first" in result.text
+    assert "(CoRL 2024) [1]" in result.text and "(CoRL 2022) [2]" in result.text
+    assert result.filters_read == {"author": "Ada Okafor"}
+    # with a topic, the author's papers on it
+    topical = answer("What has Ada Okafor written on rotating objects in the palm?",
+                     retriever=retriever, answerer=answerer)
+    assert topical.citations[0].paper.paper_id == "tactile"
+    assert all("Ada Okafor" in c.paper.authors for c in topical.citations)
