@@ -106,9 +106,10 @@ def searched(question: str, search_query: str, *, retriever: Retriever, k: int =
     asked_form = replace(form, query=query_filters.stripped(form.query, applied),
                          terms=form.terms and query_filters.stripped(form.terms, applied))
     if filters is not None and applied.get("author") and not form.sides \
-            and not set(answerability.query_terms(asked_form.terms or asked_form.query)) \
+            and not set(answerability.query_terms(query_filters.stripped(question, applied))) \
             - _ONLY_THEIRS:
         # "What did Nicholas Roy publish?": nothing asked but the author's papers, every one
+        # (the user's own words: a follow-up's query also carries the previous paper's title)
         index = retriever.index()
         mine = index.paper_ids_of(index.paper_mask(author=filters.author),
                                   newest_first=True)[:AUTHOR_LIST]
@@ -165,6 +166,9 @@ def _search_and_decide(form: Form, *, retriever: Retriever, k: int,
     verdict = decide(form, retrieval.papers, index=retriever.index(), sides=sides,
                      multilingual=retrieval.multilingual,
                      picked=bool(filters and filters.paper_ids))
+    if form.by_author:  # every one of the author's papers, newest first, whatever it matched
+        verdict = replace(verdict, relevance=verdict.relevance.scoped(
+            [rp.paper.paper_id for rp in retrieval.papers]))
     retrieval = replace(retrieval, papers=weighed(retrieval.papers, verdict))
     return Searched(retrieval, filters, len(sides), verdict)
 

@@ -142,3 +142,17 @@ def test_what_an_author_published_lists_their_papers_newest_first(retriever, emb
                      retriever=retriever, answerer=answerer)
     assert topical.citations[0].paper.paper_id == "tactile"
     assert all("Ada Okafor" in c.paper.authors for c in topical.citations)
+
+
+def test_what_else_an_author_published_after_an_answer_lists_them_too(retriever, embedder):
+    """In a conversation, "What else did Ada Okafor publish?" reads as a follow-up (its query
+    carries the previous paper's title), yet asks only for her papers: the list."""
+    answerer = ExtractiveAnswerer(embedder=embedder)
+    first = answer("Which paper learns dexterous grasps from human videos?",
+                   retriever=retriever, answerer=answerer)
+    second = answer("What else did Ada Okafor publish?", retriever=retriever,
+                    answerer=answerer,
+                    history=[("Which paper learns dexterous grasps from human videos?",
+                              first.text)])
+    assert "2 papers by Ada Okafor in the collection" in second.text
+    assert [c.paper.paper_id for c in second.citations] == ["tactile", "grasp"]
