@@ -281,9 +281,9 @@ class ExtractiveAnswerer:
             return "\n".join(lines)
         top = sources[0]
         where = f" ({top.paper.venue_year})" if top.paper.venue_year else ""
-        if top.paper.authors and (answer_type.asks_authors(form.question)
-                                  or answer_type.asks_authors(form.read_as)):
-            where += say.by_authors.format(authors=top.paper.author_names())
+        if answer_type.asks_authors(form.question) or answer_type.asks_authors(form.read_as):
+            where += (say.by_authors.format(authors=top.paper.author_names())
+                      if top.paper.authors else say.no_authors)
         aspect = form.aspect  # "what datasets did they use?"
         if aspect is not None and chosen[0]:
             usable = [s for s in scored[0] if s.score > -5.0]

@@ -19,6 +19,7 @@ class Framing:
     most_relevant: str  # {title} {where}
     closest_match: str  # {title} {where}: named, hedged
     by_authors: str  # {authors}: after {where}, when the question asks who wrote the paper
+    no_authors: str  # ... and the paper list names none
     not_stated: str  # {title} {where} {aspect} {quote}
     also_related: str  # {papers}
     less_sure: str  # {papers}: a list's papers estimated below its own cut-off (V_MAYBE)
@@ -46,6 +47,7 @@ ENGLISH = Framing(
     closest_match=("The closest match is **{title}**{where} [1], though it may not be about "
                    "exactly this."),
     by_authors=", by {authors}",
+    no_authors=" (the paper list names no authors for it)",
     not_stated=("The abstract of **{title}**{where} [1] does not state {aspect}. The closest it "
                 "comes: {quote} [1]"),
     also_related="\n\nAlso related: {papers}.",
@@ -89,6 +91,7 @@ CHINESE = Framing(
     most_relevant="最相关的论文是 **{title}**{where} [1]。",
     closest_match="最接近的是 **{title}**{where} [1]，但它未必正好是所问的内容。",
     by_authors="，作者 {authors}",
+    no_authors="（论文列表没有给出作者）",
     not_stated=("最相关的论文 **{title}**{where} [1] 的摘要没有说明{aspect}。"
                 "最接近的一句：{quote} [1]"),
     also_related="\n\n另见：{papers}。",

@@ -156,3 +156,13 @@ def test_what_else_an_author_published_after_an_answer_lists_them_too(retriever,
                               first.text)])
     assert "2 papers by Ada Okafor in the collection" in second.text
     assert [c.paper.paper_id for c in second.citations] == ["tactile", "grasp"]
+
+
+def test_who_wrote_a_paper_the_list_names_no_authors_for_says_so(bundled_store, embedder):
+    """The bundled ICML list gives no authors: the answer names the paper and says the list
+    names none, never an author."""
+    result = answer("Who wrote the IPMark paper?", retriever=Retriever(store=bundled_store),
+                    answerer=ExtractiveAnswerer(embedder=embedder))
+    assert result.citations[0].paper.title.startswith("IPMark")
+    assert "(the paper list names no authors for it) [1]" in result.text
+    assert result.grounding.sentences[0].verdict == "supported"
