@@ -38,7 +38,7 @@ from assistant.query.rewrite import answered_paper, needs_llm, previous_paper
 from assistant.search import query_filters
 from assistant.search.compared import lead_with_sides
 from assistant.search.retrieval import Filters, Retrieval, RetrievedPaper, Retriever, best_first
-from assistant.textutil import asks_nothing, has_cjk, printable, quoted
+from assistant.textutil import asks_nothing, has_cjk, is_chinese, printable, quoted
 
 log = logging.getLogger(__name__)
 
@@ -223,7 +223,7 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
              "filters": {k: v for k, v in asdict(filters).items() if v} if filters else {},
              "filters_read": {**found.applied, **found.dropped},
              "filters_dropped": found.dropped}
-    note = query_filters.notice(found.applied, found.dropped)
+    note = query_filters.notice(found.applied, found.dropped, chinese=is_chinese(question))
     lead = f"{note}\n\n" if note else ""
     llm_near = asks_llm(verdict, reads_near_misses=answerer.reads_near_misses) and bool(
         retrieval.papers)

@@ -141,8 +141,25 @@ def described(fields: dict[str, Any]) -> str:
     return " ".join(parts)
 
 
-def notice(applied: dict[str, Any], dropped: dict[str, Any]) -> str:
-    """One line the answer opens with when the question itself set a filter."""
+def described_zh(fields: dict[str, Any]) -> str:
+    """"Nicholas Roy 2018 年 NeurIPS 的论文" for a Chinese answer's notice."""
+    parts = [str(fields["author"])] if fields.get("author") else []
+    if fields.get("year"):
+        parts.append(f"{fields['year']} 年")
+    if fields.get("venue"):
+        parts.append(str(fields["venue"]))
+    return " ".join(parts) + " 的论文"
+
+
+def notice(applied: dict[str, Any], dropped: dict[str, Any], *, chinese: bool = False) -> str:
+    """One line the answer opens with when the question itself set a filter (in Chinese for
+    a question asked in Chinese)."""
+    if chinese and dropped:
+        return (f"（没有 {described_zh(dropped)}能回答这个问题，所以检索了全部论文；"
+                "这个筛选条件是从问题中读出的。）")
+    if chinese and applied:
+        return (f"（只检索了 {described_zh(applied)}：这是从问题中读出的。"
+                "换个说法即可检索全部论文。）")
     if dropped:
         return (f"(No {described(dropped)} answer this, so every paper was searched; the "
                 "filter was read from the question.)")

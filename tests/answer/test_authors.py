@@ -166,3 +166,16 @@ def test_who_wrote_a_paper_the_list_names_no_authors_for_says_so(bundled_store, 
     assert result.citations[0].paper.title.startswith("IPMark")
     assert "(the paper list names no authors for it) [1]" in result.text
     assert result.grounding.sentences[0].verdict == "supported"
+
+
+def test_a_chinese_question_is_told_in_chinese_what_filter_it_set(retriever, embedder):
+    """The line that says a filter was read from the question speaks the asker's language."""
+    from assistant.search.query_filters import notice
+
+    result = answer("Ada Okafor 发表了哪些论文？", retriever=retriever,
+                    answerer=ExtractiveAnswerer(embedder=embedder))
+    assert result.text.startswith("（只检索了 Ada Okafor 的论文")
+    assert [c.paper.paper_id for c in result.citations] == ["tactile", "grasp"]
+    said = notice({}, {"venue": "NeurIPS", "year": 2019}, chinese=True)
+    assert said.startswith("（没有 2019 年 NeurIPS 的论文能回答") and "(" not in said
+    assert notice({"year": 2019}, {}).startswith("(Searched only papers from 2019")

@@ -22,10 +22,13 @@ def _plain(raw: bytes) -> bytes:
 
 
 def _read_until(fd: int, text: bytes, deadline: float) -> bytes:
+    """What the terminal shows until ``text`` (poll, not select: a test process that has
+    opened many stores holds descriptors past select's limit of 1024)."""
     seen = b""
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
     while text not in _plain(seen) and time.monotonic() < deadline:
-        ready, _, _ = select.select([fd], [], [], 0.5)
-        if ready:
+        if poller.poll(500):
             try:
                 seen += os.read(fd, 1 << 16)
             except OSError:
