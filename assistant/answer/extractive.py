@@ -21,7 +21,7 @@ import numpy as np
 from assistant.answer.framing import CHINESE, Framing, for_form
 from assistant.judge.grounding import sentence_vectors
 from assistant.judge.injection import instructions_in
-from assistant.judge.relevance import Relevance, coverage
+from assistant.judge.relevance import Relevance
 from assistant.query import answer_type, aspects
 from assistant.query.form import Form, Turn
 from assistant.textutil import (
@@ -149,9 +149,12 @@ def score_sentences(form: Form, papers: Sequence[RetrievedPaper], *, embedder: E
         # what the question asks beyond naming the paper: its words the title lacks
         focus = asked - {stem(w) for w in content_words(rp.paper.title)}
         for i, s in enumerate(sents):
-            score = float(sims[k]) + 0.4 * coverage(question, s)
+            words = {stem(w) for w in content_words(s)}
+            score = float(sims[k])
+            if asked:  # the share of the question's words the sentence holds (``coverage``)
+                score += 0.4 * len(asked & words) / len(asked)
             if focus:
-                score += FOCUS * len(focus & {stem(w) for w in content_words(s)}) / len(focus)
+                score += FOCUS * len(focus & words) / len(focus)
             if wants_result and _RESULT_S.search(s):
                 score += 0.15
             if wants_method and _METHOD_S.search(s):
