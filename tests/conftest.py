@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,8 @@ from wire_server import WireServer
 
 from assistant.index.embeddings import LocalEmbedder
 from assistant.index.store import PaperStore
+from assistant.paper import Paper
+from assistant.search.retrieval import Retriever
 from assistant.sources.corpus import bundled_papers
 
 _ENV_KEYS = ("OPENAI_API_KEY", "OPENAI_BASE_URL")
@@ -86,6 +89,18 @@ def bundled_store(bundled_store_dir: Path, embedder: LocalEmbedder,
                   monkeypatch: pytest.MonkeyPatch) -> PaperStore:
     monkeypatch.setenv("ASSISTANT_STORE", str(bundled_store_dir))
     return PaperStore(collection="icml2026", embedder=embedder, path=bundled_store_dir)
+
+
+@pytest.fixture
+def retriever_over(tmp_path: Path, embedder: LocalEmbedder) -> Callable[..., Retriever]:
+    """``retriever_over(papers, collection=...)``: a retriever over these papers, ingested
+    into a real Chroma store in tmp_path."""
+    def over(papers: Iterable[Paper], *, collection: str = "test") -> Retriever:
+        store = PaperStore(collection=collection, embedder=embedder, path=tmp_path / "store",
+                           create=True)
+        store.ingest(list(papers), source=f"test:{collection}")
+        return Retriever(store=store)
+    return over
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ import pytest
 
 from assistant.answer.extractive import ExtractiveAnswerer
 from assistant.answer.pipeline import answer
-from assistant.index.store import PaperStore
 from assistant.judge.answerability import query_terms
 from assistant.paper import Paper
 from assistant.query.answer_type import asks_authors
@@ -65,11 +64,8 @@ def test_who_wrote_it_weighs_only_what_the_paper_is_about(topic: str) -> None:
 
 
 @pytest.fixture
-def retriever(tmp_path, embedder):
-    store = PaperStore(collection="authors", embedder=embedder, path=tmp_path / "store",
-                       create=True)
-    store.ingest([GRASP, *OTHERS], source="test")
-    return Retriever(store=store)
+def retriever(retriever_over):
+    return retriever_over([GRASP, *OTHERS], collection="authors")
 
 
 def test_who_wrote_it_names_the_authors_and_the_claim_is_checked(retriever, embedder):

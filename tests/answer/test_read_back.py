@@ -55,11 +55,8 @@ STANDALONE = [
 
 
 @pytest.fixture
-def retriever(tmp_path, embedder):
-    store = PaperStore(collection="read-back", embedder=embedder, path=tmp_path / "store",
-                       create=True)
-    store.ingest([SAT, *OTHERS], source="test")
-    return Retriever(store=store)
+def retriever(retriever_over):
+    return retriever_over([SAT, *OTHERS], collection="read-back")
 
 
 def test_a_standalone_reading_that_finds_nothing_sure_is_read_from_the_previous_paper(

@@ -10,7 +10,6 @@ from assistant.answer.pipeline import answer
 from assistant.answer.survey import rows
 from assistant.index.store import PaperStore
 from assistant.paper import Paper
-from assistant.search.retrieval import Retriever
 from assistant.textutil import strip_section_label
 
 LABELS = re.compile(r"\b(BACKGROUND|OBJECTIVE|METHODS|MATERIALS AND METHODS|RESULTS|"
@@ -54,11 +53,8 @@ def test_a_section_label_is_stripped_and_nothing_else(sentence, stripped):
 
 
 @pytest.fixture
-def structured(tmp_path, embedder):
-    store = PaperStore(collection="structured", embedder=embedder, path=tmp_path / "store",
-                       create=True)
-    store.ingest(PAPERS, source="test:structured")
-    return Retriever(store=store)
+def structured(retriever_over):
+    return retriever_over(PAPERS, collection="structured")
 
 
 @pytest.mark.parametrize("question", [
