@@ -106,7 +106,7 @@ def searched(question: str, search_query: str, *, retriever: Retriever, k: int =
     asked_form = replace(form, query=query_filters.stripped(form.query, applied),
                          terms=form.terms and query_filters.stripped(form.terms, applied))
     if filters is not None and applied.get("author") and not form.sides \
-            and not set(answerability.query_terms(query_filters.stripped(question, applied))) \
+            and not set(answerability.query_terms(query_filters.leftover(question, applied))) \
             - _ONLY_THEIRS:
         # "What did Nicholas Roy publish?": nothing asked but the author's papers, every one
         # (the user's own words: a follow-up's query also carries the previous paper's title)

@@ -113,7 +113,13 @@ def read(explicit: Filters | None, inferred: Filters | None) -> dict[str, Any]:
 def stripped(query: str, applied: dict[str, Any]) -> str:
     """The query without the venue and year the filters now carry ("Which NeurIPS 2019 papers
     cover transformers?" -> "Which papers cover transformers?"): they are no topic words, and
-    no abstract holds them."""
+    no abstract holds them. A query of nothing else ("NeurIPS 2019") stays as it is."""
+    out = leftover(query, applied)
+    return out if any(ch.isalnum() for ch in out) else query
+
+
+def leftover(query: str, applied: dict[str, Any]) -> str:
+    """What the query says besides the filters read from it ("Nicholas Roy" -> "")."""
     out = query
     if applied.get("venue"):
         out = re.sub(rf"(?<![\w-]){re.escape(str(applied['venue']))}(?![\w-])", " ", out,
@@ -125,8 +131,7 @@ def stripped(query: str, applied: dict[str, Any]) -> str:
         middle = rf"(?:\s+\S+){{0,{max(0, len(words) - 2)}}}"
         out = re.sub(rf"(?<![\w-]){re.escape(words[0])}{middle}\s+{re.escape(words[-1])}"
                      r"(?:'s|’s)?(?![\w-])", " ", out, flags=re.IGNORECASE)
-    out = " ".join(out.split())
-    return out if any(ch.isalnum() for ch in out) else query
+    return " ".join(out.split())
 
 
 def described(fields: dict[str, Any]) -> str:

@@ -175,3 +175,13 @@ def test_a_chinese_question_is_told_in_chinese_what_filter_it_set(retriever, emb
     said = notice({}, {"venue": "NeurIPS", "year": 2019}, chinese=True)
     assert said.startswith("（没有 2019 年 NeurIPS 的论文能回答") and "(" not in said
     assert notice({"year": 2019}, {}).startswith("(Searched only papers from 2019")
+
+
+def test_an_author_named_alone_lists_their_papers(retriever, embedder):
+    """"Ada Okafor" typed alone asks for her papers (it was refused: nothing but the name was
+    searched)."""
+    result = answer("Ada Okafor", retriever=retriever,
+                    answerer=ExtractiveAnswerer(embedder=embedder))
+    assert result.outcome == "answered"
+    assert [c.paper.paper_id for c in result.citations] == ["tactile", "grasp"]
+    assert "2 papers by Ada Okafor in the collection, newest first" in result.text
