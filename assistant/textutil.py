@@ -169,6 +169,43 @@ _ASKS_PAPERS = re.compile(
     re.IGNORECASE)
 
 
+# a topic named with nothing around it ("differential privacy", "GAN mode collapse",
+# "sim-to-real transfer for dexterous manipulation"): what a researcher types into a search
+# box, asking for the papers on it. Not a question ("how ...", "is it ..."), a request
+# ("explain ..."), a statement ("Aspirin inhibits the production of PGE2."), a comparison
+# ("X vs Y") or words about the previous answer ("its limitations")
+TOPIC_WORDS = 8  # at most, words of a named topic
+_NOT_A_TOPIC = frozenset((
+    "how", "what", "which", "who", "whom", "whose", "why", "when", "where", "whether",
+    "is", "are", "was", "were", "be", "been", "am", "isn", "aren", "does", "do", "did", "doesn",
+    "don", "can", "could", "should", "would", "will", "shall", "may", "might", "must", "has",
+    "have", "had", "i", "we", "you", "it", "they", "he", "she", "me", "us", "them", "my", "our",
+    "your", "its", "their", "his", "her", "this", "that", "these", "those", "there", "here",
+    "please", "tell", "explain", "describe", "summarize", "summarise", "compare", "give",
+    "show", "find", "list", "name", "recommend", "search", "look", "help", "any", "anything",
+    "something", "vs", "versus", "compared", "else", "more", "thanks", "thank", "ok", "okay"))
+# a word before a determiner that is no preposition: a verb ("... inhibits the production")
+_VERB_THEN_DETERMINER = re.compile(
+    r"\b(?!(?:of|for|on|to|with|without|from|by|in|at|over|across|under|into|than|and|or|"
+    r"as|via|about|between|among|through|using|within|beyond|toward|towards|against|"
+    r"during|per|like|around|after|before|behind|beside|inside|outside|near|onto|upon)\b)"
+    r"[a-z][\w-]*\s+(?:the|a|an)\b", re.IGNORECASE)
+
+
+def names_a_topic(text: str) -> bool:
+    """Is this a topic named with nothing around it, a search box's query ("differential
+    privacy", "Thompson sampling regret bounds")? It asks for the papers on it, as "Which
+    papers are about ...?" does (a paper's own title is no topic: answer/pipeline.py)."""
+    if has_cjk(text) or re.search(r"[.;!]\s*$", text):
+        return False
+    said = re.findall(r"[A-Za-z][A-Za-z0-9'\-]*|\d[\w\-.]*", text)
+    if not 1 <= len(said) <= TOPIC_WORDS or not content_words(text):
+        return False
+    if any(w.lower().split("'")[0] in _NOT_A_TOPIC for w in said):
+        return False
+    return not _VERB_THEN_DETERMINER.search(text)
+
+
 def asks_for_papers(question: str) -> bool:
     """Does the question ask for papers, several of them (a survey), rather than mention a
     plural? (Chinese marks no plural: its list questions, ``_LIST_ZH``, ask for papers.)"""

@@ -89,6 +89,13 @@ def searched(question: str, search_query: str, *, retriever: Retriever, k: int =
     question, search_query = asked(question), asked(search_query)
     if form is None:
         form = parse(question)
+    if (form.topic or "?" not in question) and not (form.follow_up or form.cjk or (
+            filters and filters.paper_ids)):
+        titled = retriever.paper_titled(question.rstrip("? "), named=True)
+        if titled is not None:  # "Locally Private Hypothesis Selection", "IPMark": a paper's
+            # title, or the name it starts with, asks for that paper, not the papers on it
+            form = replace(form, listing=False, survey=False, topic=False)
+            filters = replace(filters or Filters(), paper_ids=[titled.paper_id])
     english, terms = _in_english(question, search_query, form, retriever)
     if form.query != english:
         form = form.searched_as(english)

@@ -23,6 +23,8 @@ from assistant.textutil import (
     content_words,
     has_cjk,
     is_list_question,
+    names_a_topic,
+    stem,
 )
 
 Turn = tuple[str, str]  # (question, answer)
@@ -77,6 +79,9 @@ class Form:
     # the author whose papers a question asks for and nothing else ("What did Nicholas Roy
     # publish?"): answered with the list of them, newest first (answer/pipeline.py ``searched``)
     by_author: str = ""
+    # a topic named with nothing around it ("differential privacy"): listed as the papers on
+    # it, unless it is a paper's title or the name its title starts with (``searched``)
+    topic: bool = False
 
     @property
     def read_as(self) -> str:
@@ -96,14 +101,47 @@ class Form:
                        contentless=not content_words(query))
 
 
+# words of any paper's parts: a fragment of these after an answer asks about its paper
+# ("datasets used", "limitations", "training time", "sample complexity")
+_ANY_PAPER = frozenset(stem(w) for w in (
+    "data", "dataset", "benchmark", "code", "github", "implementation", "limitation", "weakness",
+    "drawback", "baseline", "result", "experiment", "evaluation", "metric", "contribution",
+    "novelty", "idea", "intuition", "assumption", "proof", "theorem", "bound", "guarantee",
+    "hyperparameter", "training", "time", "cost", "speed", "runtime", "memory", "compute",
+    "accuracy", "performance", "author", "venue", "year", "detail", "summary", "takeaway",
+    "ablation", "comparison", "setup", "setting", "architecture", "loss", "label", "sample",
+    "complexity", "regret", "rate", "error", "gain", "improvement", "speedup", "size",
+    "parameter", "future", "application", "task", "real", "hardware", "simulation"))
+_RE_ASKS = frozenset(("and", "also", "but", "same", "so", "then", "now", "only", "just", "or",
+                      "plus", "again", "more", "less", "without", "with"))
+
+
+def new_topic(question: str, turn: Turn) -> bool:
+    """In a conversation, is a named topic a new one rather than a fragment about the previous
+    turn ("differential privacy" after an answer on robot policies)? Said plainly (no question
+    mark, not "and for 2-bit"), none of its words is the previous turn's or a word of any
+    paper's parts ("datasets used", "sample complexity" ask about the answer's paper). Such a
+    topic was read as a follow-up, searched with the previous paper's title appended, and that
+    paper was named as the answer, sure."""
+    said = content_words(question)
+    if "?" in question or not said or said[0] in _RE_ASKS or \
+            question.split()[0].lower() in _RE_ASKS:
+        return False
+    before = {stem(w) for w in content_words(" ".join(turn))} | _ANY_PAPER
+    return not {stem(w) for w in said} & before
+
+
 def parse(question: str, history: Sequence[Turn] = ()) -> Form:
     """What the user's words say (``Form``, before the query is made)."""
     nothing = asks_nothing(question)
-    return Form(question=question, asks_nothing=nothing,
-                follow_up=bool(history) and not nothing and is_follow_up(question,
-                                                                          history[-1][0]),
-                cjk=has_cjk(question), listing=is_list_question(question),
-                aspect=asked(question), survey=asks_for_papers(question))
+    topic = not nothing and names_a_topic(question) and (not history or new_topic(
+        question, history[-1]))
+    follow_up = bool(history) and not nothing and not topic and is_follow_up(question,
+                                                                             history[-1][0])
+    return Form(question=question, asks_nothing=nothing, follow_up=follow_up,
+                cjk=has_cjk(question), listing=topic or is_list_question(question),
+                aspect=asked(question), survey=topic or asks_for_papers(question),
+                topic=topic)
 
 
 def of(question: str) -> Form:

@@ -124,6 +124,9 @@ class RetrievedPaper:
 # an estimate is shown, and ranks, to this many decimals: the int8 verifier's kernels differ
 # between CPUs below it, and two papers that tie as shown keep retrieval's order
 SHOWN_DECIMALS = 2
+# a word typed alone that a title's name before its colon is asks for that paper when at most
+# this many papers use it ("IPMark"); a word more use names a topic ("Masking: ...")
+NAME_PAPERS = 5
 
 
 def shown(estimate: float) -> float:
@@ -260,9 +263,14 @@ class Retriever:
         kept = self.index().papers(ids)
         return kept if kept is not None else self.store.papers(ids)
 
-    def paper_titled(self, title: str, *, start: bool = False) -> Paper | None:
+    def paper_titled(self, title: str, *, start: bool = False, named: bool = False
+                     ) -> Paper | None:
         """The paper whose title (as written or as shown) is ``title``, if this collection has
-        it; ``start``: or whose title starts with it, a word at a time ("IPMark", "dype")."""
+        it; ``start``: or whose title starts with it, a word at a time ("IPMark", "dype");
+        ``named``: or the whole title is, in any case ("locally private hypothesis
+        selection"), or it is one word, the title's name (before a colon or a bracket), and
+        few papers use it ("IPMark", "DyPE"; not "Masking: ...", "Semi-Supervised Learning:
+        ...")."""
         def norm(text: str) -> str:
             return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
 
@@ -278,7 +286,18 @@ class Retriever:
             name = norm(paper.title)
             if start and (name == want or name.startswith(want + " ")):
                 return paper
+            if named and (want == name or (" " not in want and want == norm(
+                    re.split(r":| \(", paper.title)[0]) and self._rare(want))):
+                return paper
         return None
+
+    def _rare(self, word: str) -> bool:
+        """Do at most ``NAME_PAPERS`` papers here use this word (a name, not a topic)?"""
+        from assistant.index.chunk_index import tokenize
+
+        index = self.index()
+        return all(int(index.papers_holding(stem).sum()) <= NAME_PAPERS
+                   for stem in tokenize([word])[0])
 
     def translation(self, query: str) -> Translation:
         from assistant.index.chunk_index import tokenize
