@@ -231,6 +231,10 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
              "filters_read": {**found.applied, **found.dropped},
              "filters_dropped": found.dropped}
     note = query_filters.notice(found.applied, found.dropped, chinese=is_chinese(question))
+    respelt = {} if form.cjk else retriever.respelt(search_query)[1]
+    if respelt:  # "reinforcment lerning": say what was searched (search/spelling.py)
+        extra["respelt"] = respelt
+        note = " ".join(filter(None, [f"(Read as “{form.query}”.)", note]))
     lead = f"{note}\n\n" if note else ""
     llm_near = asks_llm(verdict, reads_near_misses=answerer.reads_near_misses) and bool(
         retrieval.papers)

@@ -70,6 +70,8 @@ class Answer:
     # read, but nothing passing them answered, so every paper was searched (the text says so)
     filters_read: dict[str, Any] = field(default_factory=dict)
     filters_dropped: dict[str, Any] = field(default_factory=dict)
+    # misspelt words respelt as the collection's before searching ("lerning" -> "learning")
+    respelt: dict[str, str] = field(default_factory=dict)
     grounding: grounding.Grounding | None = None  # per-sentence support and attribution
     trend: dict[str, Any] | None = None  # a topic over the years (answer/listing.py)
 
@@ -127,6 +129,7 @@ class Answer:
             "filters": self.filters,
             "filters_read": self.filters_read,
             "filters_dropped": self.filters_dropped,
+            **({"respelt": self.respelt} if self.respelt else {}),
             **({"trend": self.trend} if self.trend is not None else {}),
             **(self.grounding.to_dict() if self.grounding else
                {"sentences": [], "attribution": None}),

@@ -19,6 +19,7 @@ import functools
 import json
 import logging
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Sequence
@@ -498,6 +499,21 @@ class ChunkIndex:
         if rows is not None and len(rows):
             out[self._paper_of[rows]] = True
         return out
+
+    def writes(self, word: str, stem: str, *, papers: int = 10) -> bool:
+        """Does a paper here use ``word`` as written: one of the first ``papers`` whose chunks
+        hold its BM25 ``stem`` (a stem's words are not all words: "regretion")? False when the
+        index keeps no records."""
+        import numpy as np
+
+        self.load()
+        rows = self.postings([stem])
+        if rows is None:
+            return False
+        ids = [str(self._paper_ids[i]) for i in np.unique(self._paper_of[rows])[:papers]]
+        written = re.compile(rf"(?<![a-z]){re.escape(word)}(?![a-z])")
+        return any(written.search(f"{p.title} {p.abstract}".lower())
+                   for p in self.papers(ids) or [])
 
     def first_chunk_of(self, paper_id: str) -> str:
         """The id of a paper's first chunk ("" when the index does not hold the paper)."""

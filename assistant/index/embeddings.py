@@ -8,6 +8,7 @@ any OpenAI-compatible ``/v1/embeddings`` endpoint. Both return L2-normalised flo
 from __future__ import annotations
 
 import atexit
+import functools
 import logging
 import threading
 from collections.abc import Callable, Sequence
@@ -252,6 +253,16 @@ def _embedding_error(exc: Exception, emb: OpenAIEmbedder) -> EmbeddingError:
 
 
 _CACHE: dict[tuple[str, str], Embedder] = {}
+
+
+@functools.cache
+def english_words() -> frozenset[str]:
+    """The whole English words of MiniLM's WordPiece vocabulary (~20k common ones, from the
+    shipped tokenizer file): a word there is a word, never a typo (search/spelling.py)."""
+    import json
+
+    vocab = json.loads(LocalEmbedder.files()[1].read_text(encoding="utf-8"))["model"]["vocab"]
+    return frozenset(w for w in vocab if w.isalpha() and w.islower())
 
 
 def make_embedder(settings: Settings) -> Embedder:

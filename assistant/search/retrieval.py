@@ -133,6 +133,16 @@ def shown(estimate: float) -> float:
     return round(estimate, SHOWN_DECIMALS)
 
 
+def _english_words() -> frozenset[str]:
+    from assistant.errors import EmbeddingError
+    from assistant.index.embeddings import english_words
+
+    try:
+        return english_words()
+    except EmbeddingError:  # no local model installed: no word list, only the collection's
+        return frozenset()
+
+
 def best_first(papers: Sequence[RetrievedPaper]) -> list[RetrievedPaper]:
     """Papers as they are shown (``search``, ``ask --json`` ``papers``): by the decision's 0-1
     estimate as shown (``SHOWN_DECIMALS``), best first, a tie in retrieval order; those it did
@@ -247,15 +257,32 @@ class Retriever:
 
     def english(self, query: str) -> tuple[str, str]:
         """A query with Chinese in it, in this collection's English words (translate.py): the
-        best gloss a word (judged, shown) and several a word (searched); an English query, or
-        one no word of which the dictionaries know, as it is, twice. Offline, this is how a
-        Chinese question is searched and judged."""
+        best gloss a word (judged, shown) and several a word (searched); one no word of which
+        the dictionaries know as it is, twice. Offline, this is how a Chinese question is
+        searched and judged. An English query, twice, with its misspelt words respelt as the
+        collection's (``respelt``)."""
         from assistant.textutil import has_cjk
 
         if not has_cjk(query):
-            return query, query
+            respelt = self.respelt(query)[0]
+            return respelt, respelt
         found = self.translation(query)
         return (found.query, found.searched) if found.query else (query, query)
+
+    def respelt(self, query: str) -> tuple[str, dict[str, str]]:
+        """The query with the words this collection never uses, one edit from one it does,
+        respelt ("reinforcment" -> "reinforcement"); and what was changed."""
+        from assistant.index.chunk_index import tokenize
+        from assistant.search.spelling import respelt
+
+        index = self.index()
+
+        def chunks_with(stems: Sequence[str]) -> int:
+            rows = index.postings(stems)
+            return 0 if rows is None else len(rows)
+
+        return respelt(query, stems=lambda word: tokenize([word])[0], chunks_with=chunks_with,
+                       writes=index.writes, words=_english_words())
 
     def papers(self, ids: list[str]) -> list[Paper]:
         """The paper records of these ids, in that order: read from the index, or from the
