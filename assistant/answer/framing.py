@@ -23,6 +23,8 @@ class Framing:
     not_stated: str  # {title} {where} {aspect} {quote}
     also_related: str  # {papers}
     less_sure: str  # {papers}: a list's papers estimated below its own cut-off (V_MAYBE)
+    # ... when with them the list is as long as one that may have been cut by k
+    less_sure_more: str  # {papers}
     listing: str  # {n}
     listing_more: str  # {n}: the list may have been cut by k
     listing_author: str  # {n} {author}: an author's papers, newest first
@@ -52,6 +54,8 @@ ENGLISH = Framing(
                 "comes: {quote} [1]"),
     also_related="\n\nAlso related: {papers}.",
     less_sure="\n\nPossibly related too (not as sure): {papers}.",
+    less_sure_more=("\n\nPossibly related too (not as sure): {papers}. More may be: --k N, or "
+                    "ctrl+k in the chat, searches further."),
     listing="{n} papers in the collection bear on this, best first:",
     listing_more=("{n} papers in the collection bear on this, best first (more may: --k N, or "
                   "ctrl+k in the chat, searches further):"),
@@ -96,6 +100,8 @@ CHINESE = Framing(
                 "最接近的一句：{quote} [1]"),
     also_related="\n\n另见：{papers}。",
     less_sure="\n\n把握较小、但可能也相关的：{papers}。",
+    less_sure_more=("\n\n把握较小、但可能也相关的：{papers}。可能还有更多：--k N，或在对话中按 "
+                    "ctrl+k 扩大搜索。"),
     listing="本文集中有 {n} 篇论文与此相关，按相关程度排列：",
     listing_more="本文集中有 {n} 篇论文与此相关，按相关程度排列（可能还有更多：--k N，或在对话中按 "
                  "ctrl+k 扩大搜索）：",

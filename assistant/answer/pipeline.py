@@ -21,8 +21,8 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from assistant.answer.extractive import near_miss_text
-from assistant.answer.framing import for_form
+from assistant.answer.extractive import LIST_K, near_miss_text
+from assistant.answer.framing import Framing, for_form
 from assistant.answer.llm_answerer import LLMAnswerer
 from assistant.answer.outcome_gate import OutcomeGate
 from assistant.answer.types import Answer, Answerer, Delta, Event, Finished, Phase, Retrieved, Turn
@@ -287,9 +287,7 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     if less:  # a list: the papers the decision is less sure of, after it
         more = [Citation(n, rp.paper, less_sure=True)
                 for n, rp in enumerate(less, len(citations) + 1)]
-        say = for_form(form)
-        line = say.less_sure.format(papers=say.list_sep.join(
-            f"**{c.paper.display_title}** [{c.n}]" for c in more))
+        line = less_sure_line(for_form(form), listed=len(citations), more=more)
         parts.append(line)
         yield Delta(line)
     text = lead + tidy("".join(parts)).strip()
@@ -323,6 +321,15 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
         _ground(result, retriever)
     timings["total_ms"] = (time.perf_counter() - t0) * 1000
     yield Finished(result)
+
+
+def less_sure_line(say: Framing, *, listed: int, more: Sequence[Citation]) -> str:
+    """A list's less sure papers, after its ``listed`` sure ones; saying more may be found when
+    with them the list is as long as one that may have been cut by k, and its head did not say
+    so ("bandits": 6 sure, 10 less sure, of some 300 papers on bandits in the collection)."""
+    hint = listed < LIST_K <= listed + len(more)
+    return (say.less_sure_more if hint else say.less_sure).format(papers=say.list_sep.join(
+        f"**{c.paper.display_title}** [{c.n}]" for c in more))
 
 
 def _less_sure(rel: Relevance, papers: Sequence[RetrievedPaper], *,

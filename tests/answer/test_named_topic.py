@@ -110,3 +110,25 @@ def test_in_a_chat_a_new_topic_is_not_read_against_the_previous_paper(retriever,
                    history=[("Which paper streams a flow policy's actions to the robot?",
                              first.text)])
     assert _ids(third)[0] == "quokka"
+
+
+
+@pytest.mark.parametrize(("listed", "less", "hinted"), [
+    (6, 10, True), (6, 4, True), (6, 3, False), (1, 2, False), (10, 5, False), (14, 1, False)])
+def test_a_list_with_many_less_sure_papers_says_more_may_be_on_it(listed, less, hinted):
+    """"bandits" over ml-years (some 300 bandit papers) listed 6 as sure and 10 as less sure
+    under "6 papers in the collection bear on this": a list as long as one that may have been
+    cut by k (``LIST_K``) with its less sure papers says more may be found, unless its head
+    said so (10 sure or more: "... (more may: --k N ...)")."""
+    from assistant.answer.extractive import LIST_K
+    from assistant.answer.framing import CHINESE, ENGLISH
+    from assistant.answer.pipeline import less_sure_line
+    from assistant.citations import Citation
+
+    more = [Citation(listed + n, Paper(f"p{n}", f"Paper {n}", "An abstract.", [], "COLT", 2020),
+                     less_sure=True) for n in range(1, less + 1)]
+    assert (listed + less >= LIST_K > listed) == hinted
+    english = less_sure_line(ENGLISH, listed=listed, more=more)
+    assert english.startswith("\n\nPossibly related too (not as sure): **Paper 1**")
+    assert ("More may be: --k N" in english) == hinted
+    assert ("可能还有更多" in less_sure_line(CHINESE, listed=listed, more=more)) == hinted
