@@ -1,15 +1,19 @@
 """Questions about a topic over the years: "How has work on bandits changed since 2011?".
 
 ``read(question)`` returns the topic and the years asked about, or None for any other
-question. It wants a sign of time (over the years, since 2015, a trend, from 2012 to 2018) or
-the literature itself changing ("how has research on X evolved"), so that "how has the bound
-changed?" stays a question about papers.
+question. It wants a sign of time (over the years, since 2015, a trend, from 2012 to 2018), the
+literature itself changing ("how has research on X evolved"), so that "how has the bound
+changed?" stays a question about papers, or a count of the papers on a topic ("how many papers
+on X are there?": the answer counts them, by year). The topic must name one
+(``textutil.names_a_topic``: "diffusion models use ImageNet" does not).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from assistant.textutil import names_a_topic
 
 _YEAR = r"(?:19|20)\d\d"
 _SPAN = re.compile(rf"\b(?:from|between)\s+({_YEAR})\s*(?:to|and|until|till|-|–)\s*({_YEAR})\b"
@@ -37,6 +41,13 @@ _PATTERNS = [
     # "how many papers on X per year?", "how much work on X over the years?"
     re.compile(rf"^how\s+(?:many|much)\s+{_BODY}\s+(?:on|about|in|into)\s+(?P<t>.+?)\s+"
                rf"(?:{_TIME})", re.IGNORECASE),
+    # "how many papers on X are there?", "how many papers study X?", "how much work is there
+    # on X in the collection?": the trend's count answers it, with its years
+    re.compile(rf"^how\s+(?:many|much)\s+{_BODY}\s+(?:(?:is|are)\s+there\s+)?(?:on|about|in|"
+               r"into|study|studying|address|addressing|cover|covering|deal\s+with|dealing\s+"
+               r"with)\s+(?P<t>.+?)(?:\s+(?:are|is)\s+there|\s+(?:does|do)\s+(?:the\s+|this\s+)?"
+               r"(?:collection|list|store|it|you)\s+(?:have|hold|contain)|\s+(?:in\s+(?:the|this)"
+               r"\s+(?:collection|list|store)|here))?\s*\??$", re.IGNORECASE),
     # "how has X changed over the years?", "X over time", "when did X take off?"
     re.compile(rf"^how\s+(?:has|have|did)\s+(?P<t>.+?)\s+{_CHANGE}\s+(?:{_TIME})",
                re.IGNORECASE),
@@ -97,7 +108,7 @@ def read(question: str) -> TrendAsk | None:
         topic = topic_of(re.sub(_SPAN.pattern + "|" + _SINCE.pattern + "|" + _UNTIL.pattern,
                                 " ", m.group("t"), flags=re.IGNORECASE))
         if len(topic) >= 3 and len(topic.split()) <= MAX_TOPIC_WORDS and \
-                not _NOT_A_TOPIC.match(topic):
+                not _NOT_A_TOPIC.match(topic) and names_a_topic(topic):
             start, end = years_of(q)
             return TrendAsk(topic, start, end)
     return None

@@ -159,6 +159,12 @@ QUESTIONS = {
     "When did large language models take off?": ("large language models", None, None),
     "How have papers about robot grasping changed between 2021 and 2024?":
         ("robot grasping", 2021, 2024),
+    "How many papers on Gaussian processes are there?": ("Gaussian processes", None, None),
+    "How many papers study differential privacy?": ("differential privacy", None, None),
+    "How much work is there on imitation learning in the collection?":
+        ("imitation learning", None, None),
+    "how many papers about sim-to-real transfer does the collection have": (
+        "sim-to-real transfer", None, None),
 }
 NOT_TRENDS = [
     "How has the regret bound changed compared to prior work?",
@@ -166,6 +172,9 @@ NOT_TRENDS = [
     "How did the method change the results?", "What are the latest trends?",
     "Has anyone shown near-linear sample complexity for active regression with a single-index "
     "model, improving a d^2 bound from 2023?",
+    "How many papers on diffusion models use the ImageNet benchmark?",
+    "How many papers does the collection hold?", "How many parameters does the model have?",
+    "How many papers on this are there?",
 ]
 
 
