@@ -174,6 +174,43 @@ def trend_answer(t: Trend, *, papers: Callable[[list[str]], list[Paper]],
                   refused=False, outcome=outcome, trend=trend_dict(t))
 
 
+ORDERED = 5  # papers named by "the most recent papers on X", "the first paper on X"
+# ... taken from the members at least this sure of the topic when there are any: which paper
+# comes first is read off one paper, so a loose member must not be it
+ORDER_SURE = 0.6
+
+
+def ordered_answer(t: Trend, order: str, *, papers: Callable[[list[str]], list[Paper]],
+                   question: str = "") -> Answer:
+    """The newest (``order`` "newest") or the earliest ("oldest") of a topic's papers, at most
+    ``ORDERED``, of those at least ``ORDER_SURE`` on it (all members when none is), each with
+    its year and its 0-1 chance of being on the topic; ties of a year go to the surer. The
+    topic not in the collection: the trend's own answer says so."""
+    from assistant.judge.membership import T_MEMBER
+
+    if not t.members or not any(y.total for y in t.years):
+        return trend_answer(t, papers=papers, question=question)
+    newest = order == "newest"
+    pool = [m for m in t.members if m.score >= ORDER_SURE] or t.members
+    chosen = sorted(pool, key=lambda m: (-m.year if newest else m.year, -m.score))[:ORDERED]
+    records = {p.paper_id: p for p in papers([m.paper_id for m in chosen])}
+    chosen = [m for m in chosen if m.paper_id in records]
+    which = "most recent" if newest else "earliest"
+    lines = [f"The {which} of the **{t.total_members:,}** papers on “{t.topic}” in this "
+             f"collection, each judged on its own (its 0-1 chance of being on it beside it; "
+             f"{T_MEMBER:.2f} or more counts):", ""]
+    for n, m in enumerate(chosen, 1):
+        paper = records[m.paper_id]
+        where = f", {paper.venue_year}" if paper.venue_year else ""
+        lines.append(f"- **{paper.display_title}** ({m.score:.2f}{where}) [{n}]")
+    citations = [Citation(n, records[m.paper_id]) for n, m in enumerate(chosen, 1)]
+    retrieved = [RetrievedPaper(c.paper, m.score, c.n, verified=m.score)
+                 for c, m in zip(citations, chosen, strict=True)]
+    return Answer(question or f"the {which} papers on “{t.topic}”", "\n".join(lines),
+                  "extractive", "trend-v1", citations, retrieved, refused=False,
+                  outcome=LISTED, trend=trend_dict(t))
+
+
 def trend_dict(t: Trend) -> dict[str, Any]:
     """What ``trend --json`` prints (and an answer keeps for the chat's chart)."""
     known = [y for y in t.years if y.total]

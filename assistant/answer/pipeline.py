@@ -407,7 +407,7 @@ def over_the_years(question: str, ask: trend_ask.TrendAsk, *, retriever: Retriev
     """A question about a topic over the years, answered by ``answer.trend``: the chart and
     the periods' papers (answer/listing.py). A venue the collection holds, named in the topic
     ("bandits at COLT") or given as a filter, counts that venue's papers only."""
-    from assistant.answer.listing import trend_answer
+    from assistant.answer.listing import ordered_answer, trend_answer
     from assistant.answer.trend import trend
 
     venues, _ = retriever.facets()
@@ -417,7 +417,8 @@ def over_the_years(question: str, ask: trend_ask.TrendAsk, *, retriever: Retriev
         if venue else ask.topic
     found = trend(topic or ask.topic, index=retriever.index(), embedder=retriever.store.embedder,
                   start=ask.start, end=ask.end, venue=venue)
-    result = trend_answer(found, question=question, papers=retriever.papers)
+    result = (ordered_answer(found, ask.order, question=question, papers=retriever.papers)
+              if ask.order else trend_answer(found, question=question, papers=retriever.papers))
     result.search_query = found.topic
     if venue:
         result.filters = {"venue": venue}

@@ -4,7 +4,9 @@
 question. It wants a sign of time (over the years, since 2015, a trend, from 2012 to 2018), the
 literature itself changing ("how has research on X evolved"), so that "how has the bound
 changed?" stays a question about papers, or a count of the papers on a topic ("how many papers
-on X are there?": the answer counts them, by year). The topic must name one
+on X are there?": the answer counts them, by year), or the newest or the first papers on it
+("the most recent paper on X", "the first paper to use X": ``TrendAsk.order``). The topic must
+name one
 (``textutil.names_a_topic``: "diffusion models use ImageNet" does not).
 """
 
@@ -77,6 +79,30 @@ class TrendAsk:
     topic: str
     start: int | None = None
     end: int | None = None
+    # "the most recent papers on X" ("newest"), "the first paper on X" ("oldest"): the topic's
+    # papers in that order, not its chart
+    order: str = ""
+
+
+# a verb after the topic asks something of the paper ("what does the latest paper on X report?")
+_ASKED_OF_IT = frozenset(("report", "reports", "achieve", "achieves", "use", "uses", "propose",
+                          "proposes", "claim", "claims", "say", "says", "conclude", "concludes",
+                          "evaluate", "evaluates", "measure", "measures", "get", "gets",
+                          "obtain", "obtains", "suggest", "suggests", "introduce", "introduces"))
+_PAPERS = r"(?:papers?|works?|stud(?:y|ies)|research|results?|publications?|articles?)"
+_ORDERS = [
+    # "what is the most recent paper on diffusion policies?", "latest work about X"
+    ("newest", re.compile(rf"\b(?:most\s+recent|latest|newest)\s+{_PAPERS}\s+(?:on|about|in|"
+                          r"into|for|regarding)\s+(?P<t>.+?)\s*[?.!]*$", re.IGNORECASE)),
+    # "which was the first paper on X?", "the earliest work about X"
+    ("oldest", re.compile(rf"\b(?:first|earliest|oldest)\s+{_PAPERS}\s+(?:on|about|in|into|"
+                          r"for|regarding)\s+(?P<t>.+?)\s*[?.!]*$", re.IGNORECASE)),
+    # "which was the first paper to use transformers for robot manipulation?"
+    ("oldest", re.compile(rf"\b(?:first|earliest)\s+{_PAPERS}\s+(?:to|that)\s+(?:use[sd]?|"
+                          r"appl(?:y|ies|ied)|stud(?:y|ies|ied)|propos(?:e|es|ed)|"
+                          r"introduc(?:e|es|ed)|address(?:es|ed)?|consider(?:s|ed)?|"
+                          r"tackl(?:e|es|ed))\s+(?P<t>.+?)\s*[?.!]*$", re.IGNORECASE)),
+]
 
 
 def topic_of(text: str) -> str:
@@ -101,6 +127,13 @@ def years_of(question: str) -> tuple[int | None, int | None]:
 def read(question: str) -> TrendAsk | None:
     """The topic and years a question about a topic over the years asks, else None."""
     q = " ".join(question.split()).strip()
+    for order, pattern in _ORDERS:
+        m = pattern.search(q)
+        topic = topic_of(m.group("t")) if m else ""
+        if len(topic) >= 3 and len(topic.split()) <= MAX_TOPIC_WORDS and \
+                not _NOT_A_TOPIC.match(topic) and names_a_topic(topic) and \
+                topic.split()[-1].lower() not in _ASKED_OF_IT:
+            return TrendAsk(topic, *years_of(q), order=order)
     for pattern in _PATTERNS:
         m = pattern.search(q)
         if not m:

@@ -166,6 +166,17 @@ QUESTIONS = {
     "how many papers about sim-to-real transfer does the collection have": (
         "sim-to-real transfer", None, None),
 }
+ORDERED = {
+    "What is the most recent paper on diffusion policies?": ("diffusion policies", "newest"),
+    "latest work about Gaussian processes": ("Gaussian processes", "newest"),
+    "Which were the earliest papers on bandits?": ("bandits", "oldest"),
+    "Which was the first paper to use transformers for robot manipulation?":
+        ("transformers for robot manipulation", "oldest"),
+}
+NOT_ORDERED = ["What did the latest paper on diffusion policies find?",
+               "What does the first paper propose?",
+               "What results does the latest paper on diffusion policies report?",
+               "Which paper was first to beat humans at Go?"]
 NOT_TRENDS = [
     "How has the regret bound changed compared to prior work?",
     "Which paper proposes a new bandit algorithm?", "What datasets did they use?",
@@ -304,3 +315,50 @@ def test_a_venue_counts_its_own_papers_only(years_store, capsys, monkeypatch):
     assert main(["trend", "watermarking", "--venue", "NeurIPS"]) == 2
     err = capsys.readouterr().err
     assert "venues colt, icml" in err and len(err.strip().splitlines()) == 1
+
+
+def test_questions_asking_for_the_newest_or_first_papers_on_a_topic_are_read():
+    for question, (topic, order) in ORDERED.items():
+        assert trend_ask.read(question) == trend_ask.TrendAsk(topic, order=order), question
+    for question in NOT_ORDERED:
+        found = trend_ask.read(question)
+        assert found is None or not found.order, question
+
+
+@pytest.mark.parametrize("order", ["newest", "oldest"])
+def test_the_newest_or_first_papers_on_a_topic_are_its_members_by_year(years_store, embedder,
+                                                                      order):
+    """Every paper named is a member of the topic's trend, named in year order (newest or
+    oldest first), of the surest members when there are any; the count is the trend's."""
+    from assistant.answer.listing import ORDER_SURE, ORDERED, ordered_answer
+
+    retr = Retriever(store=years_store)
+    checked = 0
+    for topic in topics_of(years_store.papers(), 19):
+        t = trend(topic, index=retr.index(), embedder=embedder)
+        if not t.members:
+            continue
+        result = ordered_answer(t, order, papers=retr.papers)
+        by_id = {m.paper_id: m for m in t.members}
+        named = [by_id[c.paper.paper_id] for c in result.citations]
+        pool = [m for m in t.members if m.score >= ORDER_SURE] or t.members
+        assert len(named) == min(ORDERED, len(pool))
+        years = [m.year for m in named]
+        assert years == sorted(years, reverse=order == "newest")
+        others = [m.year for m in pool if m not in named]
+        if others:  # none left out is newer (or older) than one named
+            assert (min(years) >= max(others)) if order == "newest" else \
+                (max(years) <= min(others))
+        assert f"**{t.total_members:,}** papers on “{topic}”" in result.text
+        if not checked:  # asked as a researcher would, ``ask`` answers the same
+            from assistant.answer.extractive import ExtractiveAnswerer
+            from assistant.answer.pipeline import answer
+
+            said = {"newest": "What is the most recent paper on", "oldest":
+                    "Which was the first paper on"}[order]
+            asked = answer(f"{said} {topic}?", retriever=retr,
+                           answerer=ExtractiveAnswerer(embedder=embedder))
+            assert [c.paper.paper_id for c in asked.citations] == \
+                [c.paper.paper_id for c in result.citations]
+        checked += 1
+    assert checked >= 5
