@@ -31,7 +31,8 @@ from assistant.errors import InputError, LLMStreamCut
 from assistant.judge import answerability, evidence, grounding, introduces
 from assistant.judge.decision import DECIDE_OVER, Verdict, asks_llm, decide, settle, weighed
 from assistant.judge.relevance import Relevance
-from assistant.query import trend_ask
+from assistant.paper import Paper
+from assistant.query import similar_ask, trend_ask
 from assistant.query.followup import LEANS, probability
 from assistant.query.form import Form, parse
 from assistant.query.rewrite import answered_paper, needs_llm, previous_paper
@@ -49,6 +50,7 @@ NEAR_MISS_PAPERS = 3
 # a question with the recall `search` has at k 10 (0.215 vs 0.210); 10 candidates never reach it
 SURVEY_K = 20
 AUTHOR_LIST = 50  # an author's papers listed at most (the newest)
+SIMILAR_K = 10  # papers listed for "papers similar to X" (as `assistant similar`)
 # what a question that asks only for an author's papers says besides the name (stems):
 # "What did X publish?", "Which papers by X are in the collection?", "X's publications"
 _ONLY_THEIRS = frozenset(["did", "doe", "has", "have", "had", "were", "was", "me", "all", "els",
@@ -196,6 +198,16 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
                   else trend_ask.read(question))
     if over_years is not None:  # "how has work on X changed since 2011?": a trend, not papers
         result = over_the_years(question, over_years, retriever=retriever, filters=filters)
+        result.timings["total_ms"] = (time.perf_counter() - t0) * 1000
+        yield Delta(result.text)
+        yield Finished(result)
+        return
+    like = None if said.cjk or (filters and filters.paper_ids) else similar_ask.read(question)
+    paper = None if like is None else retriever.paper_titled(
+        like, named=True, prefix=True) if like else (
+        retriever.paper_titled(answered_paper(history) or "") if history else None)
+    if paper is not None:  # "papers similar to Gaitor", "more like this": as `similar` does
+        result = like_this(paper, question, retriever=retriever, k=max(k, SIMILAR_K))
         result.timings["total_ms"] = (time.perf_counter() - t0) * 1000
         yield Delta(result.text)
         yield Finished(result)
@@ -400,6 +412,19 @@ def _ground(result: Answer, retriever: Retriever) -> None:
     result.grounding = grounding.ground(result.text, result.citations, result.papers,
                                         embedder=retriever.store.embedder)
     result.timings["ground_ms"] = (time.perf_counter() - t) * 1000
+
+
+def like_this(paper: Paper, question: str, *, retriever: Retriever, k: int) -> Answer:
+    """The papers most like ``paper`` (search/similar.py, as ``assistant similar`` lists them),
+    as an answer (answer/listing.py)."""
+    from assistant.answer.listing import similar_answer
+    from assistant.search.similar import similar
+
+    found = similar(paper.abstract, retriever=retriever, k=k, exclude=[paper.paper_id],
+                    paper=paper)
+    result = similar_answer(found, title=paper.display_title, facet=None)
+    result.question, result.search_query = question, paper.display_title
+    return result
 
 
 def over_the_years(question: str, ask: trend_ask.TrendAsk, *, retriever: Retriever,

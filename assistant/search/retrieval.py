@@ -290,14 +290,15 @@ class Retriever:
         kept = self.index().papers(ids)
         return kept if kept is not None else self.store.papers(ids)
 
-    def paper_titled(self, title: str, *, start: bool = False, named: bool = False
-                     ) -> Paper | None:
+    def paper_titled(self, title: str, *, start: bool = False, named: bool = False,
+                     prefix: bool = False) -> Paper | None:
         """The paper whose title (as written or as shown) is ``title``, if this collection has
         it; ``start``: or whose title starts with it, a word at a time ("IPMark", "dype");
         ``named``: or the whole title is, in any case ("locally private hypothesis
         selection"), or it is one word, the title's name (before a colon or a bracket), and
         few papers use it ("IPMark", "DyPE"; not "Masking: ...", "Semi-Supervised Learning:
-        ...")."""
+        ...""); ``prefix``: or it is the title's part before a colon or a bracket, of any
+        length (a paper asked about as a paper: "papers like Streaming Flow Policy")."""
         def norm(text: str) -> str:
             return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
 
@@ -313,8 +314,11 @@ class Retriever:
             name = norm(paper.title)
             if start and (name == want or name.startswith(want + " ")):
                 return paper
-            if named and (want == name or (" " not in want and want == norm(
-                    re.split(r":| \(", paper.title)[0]) and self._rare(want))):
+            before = norm(re.split(r":| \(", paper.title)[0])
+            if named and (want == name or (" " not in want and want == before
+                                           and self._rare(want))):
+                return paper
+            if prefix and want == before:
                 return paper
         return None
 
