@@ -203,10 +203,12 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
         yield Finished(result)
         return
     like = None if said.cjk or (filters and filters.paper_ids) else similar_ask.read(question)
-    paper = None if like is None else retriever.paper_titled(
-        like, named=True, prefix=True) if like else (
-        retriever.paper_titled(answered_paper(history) or "") if history else None)
-    if paper is not None:  # "papers similar to Gaitor", "more like this": as `similar` does
+    paper = None
+    if like:  # "papers similar to Gaitor": a paper named by its title or its name
+        paper = retriever.paper_titled(like, named=True, prefix=True)
+    elif like == "" and history:  # "more like this": the previous answer's paper
+        paper = retriever.paper_titled(answered_paper(history) or "")
+    if paper is not None:  # answered as `assistant similar` lists them
         result = like_this(paper, question, retriever=retriever, k=max(k, SIMILAR_K))
         result.timings["total_ms"] = (time.perf_counter() - t0) * 1000
         yield Delta(result.text)
@@ -243,10 +245,12 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
              "filters_read": {**found.applied, **found.dropped},
              "filters_dropped": found.dropped}
     note = query_filters.notice(found.applied, found.dropped, chinese=is_chinese(question))
-    respelt = {} if form.cjk else retriever.respelt(search_query)[1]
-    if respelt:  # "reinforcment lerning": say what was searched (search/spelling.py)
+    # "reinforcment lerning": say how the user's own words were read (search/spelling.py;
+    # a follow-up's search query also carries the previous paper's title)
+    read_as, respelt = (question, {}) if form.cjk else retriever.respelt(question)
+    if respelt:
         extra["respelt"] = respelt
-        note = " ".join(filter(None, [f"(Read as “{form.query}”.)", note]))
+        note = " ".join(filter(None, [f"(Read as “{read_as}”.)", note]))
     lead = f"{note}\n\n" if note else ""
     llm_near = asks_llm(verdict, reads_near_misses=answerer.reads_near_misses) and bool(
         retrieval.papers)

@@ -78,3 +78,18 @@ def test_the_answer_says_what_it_searched_and_finds_the_same_paper(bundled_store
         [c.paper.paper_id for c in right.citations][:1]
     assert typed.outcome == right.outcome
     assert "respelt" not in right.to_dict()
+
+
+def test_a_follow_up_is_said_as_the_user_wrote_it_respelt(bundled_store, embedder):
+    """A follow-up's search query carries the previous paper's title: "Read as" shows the
+    user's own words, respelt, never that query."""
+    retriever = Retriever(store=bundled_store)
+    answerer = ExtractiveAnswerer(embedder=embedder)
+    first = answer("Which watermarking framework is personalized for each user?",
+                   retriever=retriever, answerer=answerer)
+    second = answer("how robust is the framwork against attacks?", retriever=retriever,
+                    answerer=answerer,
+                    history=[("Which watermarking framework is personalized for each user?",
+                              first.text)])
+    assert second.respelt == {"framwork": "framework"}
+    assert second.text.startswith("(Read as “how robust is the framework against attacks?”.)")
