@@ -32,7 +32,7 @@ from assistant.judge import answerability, evidence, grounding, introduces
 from assistant.judge.decision import DECIDE_OVER, Verdict, asks_llm, decide, settle, weighed
 from assistant.judge.relevance import Relevance
 from assistant.paper import Paper
-from assistant.query import similar_ask, trend_ask
+from assistant.query import aspects, similar_ask, trend_ask
 from assistant.query.followup import LEANS, probability
 from assistant.query.form import Form, parse
 from assistant.query.rewrite import answered_paper, needs_llm, previous_paper
@@ -98,6 +98,10 @@ def searched(question: str, search_query: str, *, retriever: Retriever, k: int =
             # title, or the name it starts with, asks for that paper, not the papers on it
             form = replace(form, listing=False, survey=False, topic=False)
             filters = replace(filters or Filters(), paper_ids=[titled.paper_id])
+    if not form.cjk and form.aspect is None:
+        respelt, fixes = retriever.respelt(question)
+        if fixes:  # "what datsets did they use?": what it asks of a paper, read respelt
+            form = replace(form, aspect=aspects.asked(respelt))
     english, terms = _in_english(question, search_query, form, retriever)
     if form.query != english:
         form = form.searched_as(english)

@@ -93,3 +93,21 @@ def test_a_follow_up_is_said_as_the_user_wrote_it_respelt(bundled_store, embedde
                               first.text)])
     assert second.respelt == {"framwork": "framework"}
     assert second.text.startswith("(Read as “how robust is the framework against attacks?”.)")
+
+
+@pytest.mark.parametrize(("typed", "spelt"), [
+    ("what datsets did they evaluate on?", "what datasets did they evaluate on?"),
+    ("what are its limitatons?", "what are its limitations?")])
+def test_what_a_misspelt_follow_up_asks_of_the_paper_is_read_respelt(bundled_store, embedder,
+                                                                     typed, spelt):
+    """"what datsets ...?" asks for the data as "what datasets ...?" does: the same answer,
+    but for the line that says how it was read."""
+    retriever = Retriever(store=bundled_store)
+    answerer = ExtractiveAnswerer(embedder=embedder)
+    first = answer("Which paper quantizes vision transformers without data?",
+                   retriever=retriever, answerer=answerer)
+    history = [("Which paper quantizes vision transformers without data?", first.text)]
+    right = answer(spelt, retriever=retriever, answerer=answerer, history=history)
+    typo = answer(typed, retriever=retriever, answerer=answerer, history=history)
+    assert typo.respelt
+    assert typo.text.split("\n\n", 1)[1] == right.text
