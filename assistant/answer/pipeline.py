@@ -69,6 +69,8 @@ class Searched:
     form: Form | None = None  # as searched: its query the question made standalone, in English
     applied: dict[str, Any] = field(default_factory=dict)  # filters read from the question
     dropped: dict[str, Any] = field(default_factory=dict)  # ... and dropped: nothing passed
+    # the user's own words with their misspelt ones respelt, and what was changed
+    respelt: tuple[str, dict[str, str]] = ("", {})
 
 
 def asked(question: str) -> str:
@@ -98,10 +100,9 @@ def searched(question: str, search_query: str, *, retriever: Retriever, k: int =
             # title, or the name it starts with, asks for that paper, not the papers on it
             form = replace(form, listing=False, survey=False, topic=False)
             filters = replace(filters or Filters(), paper_ids=[titled.paper_id])
-    if not form.cjk and form.aspect is None:
-        respelt, fixes = retriever.respelt(question)
-        if fixes:  # "what datsets did they use?": what it asks of a paper, read respelt
-            form = replace(form, aspect=aspects.asked(respelt))
+    respelt = (question, {}) if form.cjk else retriever.respelt(question)
+    if respelt[1] and form.aspect is None:  # "what datsets did they use?": what it asks of a
+        form = replace(form, aspect=aspects.asked(respelt[0]))  # paper, read respelt
     english, terms = _in_english(question, search_query, form, retriever)
     if form.query != english:
         form = form.searched_as(english)
@@ -135,9 +136,9 @@ def searched(question: str, search_query: str, *, retriever: Retriever, k: int =
         # 2003" is no year filter): without it, does the collection answer?
         wider = _search_and_decide(form, retriever=retriever, k=k, filters=explicit)
         if wider.verdict.outcome == "answered":
-            wider.dropped, wider.form = applied, form
+            wider.dropped, wider.form, wider.respelt = applied, form, respelt
             return wider
-    found.applied = applied
+    found.applied, found.respelt = applied, respelt
     found.form = replace(form, listing=asked_form.listing, by_author=asked_form.by_author)
     return found
 
@@ -251,7 +252,7 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     note = query_filters.notice(found.applied, found.dropped, chinese=is_chinese(question))
     # "reinforcment lerning": say how the user's own words were read (search/spelling.py;
     # a follow-up's search query also carries the previous paper's title)
-    read_as, respelt = (question, {}) if form.cjk else retriever.respelt(question)
+    read_as, respelt = found.respelt
     if respelt:
         extra["respelt"] = respelt
         note = " ".join(filter(None, [f"(Read as “{read_as}”.)", note]))

@@ -6,8 +6,7 @@ literature itself changing ("how has research on X evolved"), so that "how has t
 changed?" stays a question about papers, or a count of the papers on a topic ("how many papers
 on X are there?": the answer counts them, by year), or the newest or the first papers on it
 ("the most recent paper on X", "the first paper to use X": ``TrendAsk.order``). The topic must
-name one
-(``textutil.names_a_topic``: "diffusion models use ImageNet" does not).
+name one (``textutil.names_a_topic``: "diffusion models use ImageNet" does not).
 """
 
 from __future__ import annotations
@@ -124,15 +123,19 @@ def years_of(question: str) -> tuple[int | None, int | None]:
     return (int(since.group(1)) if since else None, int(until.group(1)) if until else None)
 
 
+def _a_topic(topic: str) -> bool:
+    """Do these words name a topic (a phrase, no question word or pronoun, no verb clause)?"""
+    return (len(topic) >= 3 and len(topic.split()) <= MAX_TOPIC_WORDS
+            and not _NOT_A_TOPIC.match(topic) and names_a_topic(topic))
+
+
 def read(question: str) -> TrendAsk | None:
     """The topic and years a question about a topic over the years asks, else None."""
     q = " ".join(question.split()).strip()
     for order, pattern in _ORDERS:
         m = pattern.search(q)
         topic = topic_of(m.group("t")) if m else ""
-        if len(topic) >= 3 and len(topic.split()) <= MAX_TOPIC_WORDS and \
-                not _NOT_A_TOPIC.match(topic) and names_a_topic(topic) and \
-                topic.split()[-1].lower() not in _ASKED_OF_IT:
+        if _a_topic(topic) and topic.split()[-1].lower() not in _ASKED_OF_IT:
             return TrendAsk(topic, *years_of(q), order=order)
     for pattern in _PATTERNS:
         m = pattern.search(q)
@@ -140,8 +143,7 @@ def read(question: str) -> TrendAsk | None:
             continue
         topic = topic_of(re.sub(_SPAN.pattern + "|" + _SINCE.pattern + "|" + _UNTIL.pattern,
                                 " ", m.group("t"), flags=re.IGNORECASE))
-        if len(topic) >= 3 and len(topic.split()) <= MAX_TOPIC_WORDS and \
-                not _NOT_A_TOPIC.match(topic) and names_a_topic(topic):
+        if _a_topic(topic):
             start, end = years_of(q)
             return TrendAsk(topic, start, end)
     return None
