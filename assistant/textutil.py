@@ -182,8 +182,11 @@ _NOT_A_TOPIC = frozenset((
     "have", "had", "i", "we", "you", "it", "they", "he", "she", "me", "us", "them", "my", "our",
     "your", "its", "their", "his", "her", "this", "that", "these", "those", "there", "here",
     "please", "tell", "explain", "describe", "summarize", "summarise", "compare", "give",
-    "show", "find", "list", "name", "recommend", "search", "look", "help", "any", "anything",
-    "something", "vs", "versus", "compared", "else", "more", "thanks", "thank", "ok", "okay"))
+    "show", "find", "recommend", "look", "help", "any", "anything", "something", "vs",
+    "versus", "compared", "else", "more", "thanks", "thank", "ok", "okay"))
+# a request when it opens the words ("search diffusion papers", "list papers on X"), a noun of
+# the topic inside it ("neural architecture search", "tree search", "name disambiguation")
+_REQUEST = frozenset(("search", "list", "name"))
 # a word before a determiner that is no preposition: a verb ("... inhibits the production")
 _VERB_THEN_DETERMINER = re.compile(
     r"\b(?!(?:of|for|on|to|with|without|from|by|in|at|over|across|under|into|than|and|or|"
@@ -201,7 +204,7 @@ def names_a_topic(text: str) -> bool:
     said = re.findall(r"[A-Za-z][A-Za-z0-9'\-]*|\d[\w\-.]*", text)
     if not 1 <= len(said) <= TOPIC_WORDS or not content_words(text):
         return False
-    if any(w.lower().split("'")[0] in _NOT_A_TOPIC for w in said):
+    if any(w.lower().split("'")[0] in _NOT_A_TOPIC for w in said) or said[0].lower() in _REQUEST:
         return False
     return not _VERB_THEN_DETERMINER.search(text)
 

@@ -188,6 +188,18 @@ def choose(scored: list[list[_Scored]], *, plural: bool, max_sentences: int
     return chosen
 
 
+def _aspect_name(aspect: aspects.Aspect, say: Framing) -> str:
+    return aspect.name_zh if say is CHINESE and aspect.name_zh else aspect.name
+
+
+def _on_aspect(aspect: aspects.Aspect, scored: list[_Scored]) -> _Scored | None:
+    """A listed paper's sentence on what the question asks of each paper (one naming it
+    outright first: "on CUB and miniImageNet"), or None when no sentence states it."""
+    named = aspect.named
+    return max((s for s in scored if s.score > -5.0 and aspects.stated(aspect, [s.text])),
+               key=lambda s: (bool(named and named.search(s.text)), s.score), default=None)
+
+
 def near_miss_text(form: Form, sources: Sequence[RetrievedPaper], *, embedder: Embedder,
                    missing: str = "", across_languages: bool = False, sides: bool = False
                    ) -> str:
@@ -275,9 +287,16 @@ class ExtractiveAnswerer:
             else:
                 head = (say.listing_more if len(sources) >= self.list_hint_at
                         else say.listing).format(n=len(sources))
+            aspect = None if form.by_author else form.aspect  # "the open problems in X"
+            if aspect is not None:
+                head += say.listing_aspect.format(aspect=_aspect_name(aspect, say))
             lines = [head, ""]
             for n, (rp, sents) in enumerate(zip(sources, chosen, strict=True), 1):
-                body = " ".join(_quote(s.text) for s in sents)
+                lead = ""
+                if aspect is not None:  # the sentence that states it, else say none was found
+                    on = _on_aspect(aspect, scored[n - 1])
+                    sents, lead = ([on], "") if on else (sents, say.listing_unstated)
+                body = lead + " ".join(_quote(s.text) for s in sents)
                 when = f" ({rp.paper.venue_year})" if form.by_author and rp.paper.venue_year \
                     else ""
                 lines.append(f"- **{rp.paper.display_title}**{when} [{n}]: {body} [{n}]")
@@ -295,8 +314,7 @@ class ExtractiveAnswerer:
                 closest = max(usable, key=lambda s: s.score)
                 return self._also_related(say.not_stated.format(
                     title=top.paper.display_title, where=where,
-                    aspect=aspect.name_zh if say is CHINESE and aspect.name_zh else aspect.name,
-                    quote=_quote(closest.text)), sources, say)
+                    aspect=_aspect_name(aspect, say), quote=_quote(closest.text)), sources, say)
             best = sorted(stating, key=lambda s: -s.score)[: self.max_sentences]
             chosen[0] = sorted(best, key=lambda s: s.index)  # the sentences that state it
         # hedged: the decision is not sure this paper is the one asked about

@@ -27,6 +27,8 @@ class Framing:
     less_sure_more: str  # {papers}
     listing: str  # {n}
     listing_more: str  # {n}: the list may have been cut by k
+    listing_aspect: str  # {aspect}: after a list's head, what each paper is quoted on
+    listing_unstated: str  # a listed paper whose abstract states no such thing: its closest
     listing_author: str  # {n} {author}: an author's papers, newest first
     listing_author_one: str  # {author}: the one paper of an author
     nothing_here: str  # {asked}
@@ -59,6 +61,8 @@ ENGLISH = Framing(
     listing="{n} papers in the collection bear on this, best first:",
     listing_more=("{n} papers in the collection bear on this, best first (more may: --k N, or "
                   "ctrl+k in the chat, searches further):"),
+    listing_aspect="\nEach is quoted on {aspect}, where its abstract states it.",
+    listing_unstated="(not found in its abstract; its closest sentence) ",
     listing_author="{n} papers by {author} in the collection, newest first:",
     listing_author_one="1 paper by {author} in the collection:",
     nothing_here="Nothing in this collection is about “{asked}”. The closest papers, none of "
@@ -105,6 +109,8 @@ CHINESE = Framing(
     listing="本文集中有 {n} 篇论文与此相关，按相关程度排列：",
     listing_more="本文集中有 {n} 篇论文与此相关，按相关程度排列（可能还有更多：--k N，或在对话中按 "
                  "ctrl+k 扩大搜索）：",
+    listing_aspect="\n每篇引用其摘要中说明{aspect}的句子（如有）。",
+    listing_unstated="（摘要中未找到；最接近的一句）",
     listing_author="本文集中 {author} 的论文有 {n} 篇，由新到旧：",
     listing_author_one="本文集中 {author} 的论文有 1 篇：",
     nothing_here="本文集中没有论文是关于“{asked}”的。最接近的几篇（都不能回答这个问题）：",

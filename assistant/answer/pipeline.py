@@ -32,7 +32,7 @@ from assistant.judge import answerability, evidence, grounding, introduces
 from assistant.judge.decision import DECIDE_OVER, Verdict, asks_llm, decide, settle, weighed
 from assistant.judge.relevance import Relevance
 from assistant.paper import Paper
-from assistant.query import aspects, similar_ask, trend_ask
+from assistant.query import aspects, field_ask, similar_ask, trend_ask
 from assistant.query.followup import LEANS, probability
 from assistant.query.form import Form, parse
 from assistant.query.rewrite import answered_paper, needs_llm, previous_paper
@@ -219,27 +219,37 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
         yield Delta(result.text)
         yield Finished(result)
         return
-    waits = isinstance(answerer, LLMAnswerer) and needs_llm(said)
-    if waits:  # a follow-up (or another language) is rewritten by the LLM first: say so,
-        yield Phase("asking the LLM to make the question standalone…")  # not a slow search
-    search_query = asked(await answerer.rewrite(said, history))
-    if waits:
-        yield Phase("retrieving…")
-    form = said.searched_as(search_query)
-    pinned = previous_paper(said, history)  # "what data did they use?": that paper's answer
-    if pinned and not (filters and filters.paper_ids):
-        paper = retriever.paper_titled(pinned)
-        if paper is not None:
-            filters = replace(filters or Filters(), paper_ids=[paper.paper_id])
-    found = searched(question, search_query, retriever=retriever, k=k, filters=filters,
-                     infer_filters=infer_filters, form=form)
-    back = None if pinned else read_back(said, found, history, retriever=retriever)
+    field = None if said.follow_up or said.cjk or (filters and filters.paper_ids) \
+        else field_ask.read(question)
+    pinned = None
+    if field is not None:  # "What are the open problems in X?": the papers on X, searched and
+        # judged on X alone, each quoted on what is asked of it (below)
+        search_query = field.topic
+        form = parse(field.topic).searched_as(field.topic)
+    else:
+        waits = isinstance(answerer, LLMAnswerer) and needs_llm(said)
+        if waits:  # a follow-up (or another language) is rewritten by the LLM first: say so,
+            yield Phase("asking the LLM to make the question standalone…")  # not a slow search
+        search_query = asked(await answerer.rewrite(said, history))
+        if waits:
+            yield Phase("retrieving…")
+        form = said.searched_as(search_query)
+        pinned = previous_paper(said, history)  # "what data did they use?": that paper's
+        if pinned and not (filters and filters.paper_ids):  # answer
+            paper = retriever.paper_titled(pinned)
+            if paper is not None:
+                filters = replace(filters or Filters(), paper_ids=[paper.paper_id])
+    found = searched(field.topic if field else question, search_query, retriever=retriever,
+                     k=k, filters=filters, infer_filters=infer_filters, form=form)
+    back = None if pinned or field else read_back(said, found, history, retriever=retriever)
     if back is not None:  # "What's the solver called?" after an answer about a SAT solver
         found = searched(question, search_query, retriever=retriever, k=k,
                          filters=replace(filters or Filters(), paper_ids=[back]),
                          infer_filters=infer_filters, form=form)
     retrieval, filters, leads, verdict = found.retrieval, found.filters, found.leads, found.verdict
     form = found.form or form  # a Chinese question offline: searched in English
+    if field is not None and form.listing:  # its sentences read against the whole question
+        form = replace(form, question=question, aspect=field.aspect)
     yield Retrieved(retrieval)
     timings = dict(retrieval.timings)
     rel, decision = verdict.relevance, verdict.decision

@@ -23,6 +23,9 @@ class Aspect:
     stated: re.Pattern[str]
     name_zh: str = ""  # the same for a Chinese question
     asked_zh: re.Pattern[str] | None = None  # a Chinese question that asks it
+    # a sentence that names it outright (a dataset by its name), preferred where several state
+    # it: in a list, one sentence a paper
+    named: re.Pattern[str] | None = None
 
 
 def _re(pattern: str) -> re.Pattern[str]:
@@ -50,6 +53,9 @@ ASPECTS = (
                       r"[A-Z]{2,}[\w-]*)|\b(?:on|across) (?:\w+ ){0,4}(?:tasks?|environments?|"
                       r"games?|problems?|domains?)\b"),
            name_zh="所用的数据或基准",
+           named=re.compile(r"\b(?:on|using|across|with|from|in|and|,) (?:the )?"
+                            r"(?:[A-Z][a-z]*[A-Z0-9][\w-]*|[A-Z]{2,}[\w-]*)|"
+                            r"\b[A-Z][\w-]+ (?:[Dd]ata ?sets?|[Bb]enchmarks?|[Cc]orpus)\b"),
            # as in English, tasks and environments are no aspect ("在哪些任务上做了实验？"): an
            # abstract names them in words no pattern can tell ("on grasping and locomotion")
            asked_zh=re.compile(r"(?:哪些|什么|哪个|哪几个|哪类)(?:\w{0,2})(?:数据集|数据|基准|语料)|"
@@ -97,6 +103,24 @@ ASPECTS = (
            name_zh="样本量",
            asked_zh=re.compile(r"多少(?:个|名|位)?(?:病人|患者|参与者|被试|受试者|样本|图像|例)")),
 )
+# what a field's papers say stands in its way: what "What are the open problems in X?" quotes of
+# each paper on X (query/field_ask.py). Not asked of one paper (no part of ``ASPECTS``): what a
+# paper's abstract says of the problem it takes on is what any question about it reads
+CHALLENGES = Aspect(
+    "the challenges or open problems it names",
+    _re(r"\b(?:open problems?|open questions?|challenges)\b"),
+    # a challenge named, not a "challenging benchmark" beaten
+    _re(r"\b(?:challenges?|open (?:problems?|questions?)|(?:is|are|was|were|remains?|remained|"
+        r"becomes?|been|be|proves?) (?:\w+ ){0,2}?(?:challenging|difficult|hard|unclear|unknown|"
+        r"open|elusive|intractable|costly|expensive|prohibitive|problematic|unsolved|"
+        r"unresolved|poorly understood)|difficult(?:y|ies)|bottlenecks?|limitations?|"
+        r"barriers?|obstacles?|hurdles?|drawbacks?|shortcomings?|lacks?|lacking|fails? to|"
+        r"failures?|struggles?|suffers? from|suffering from|hinders?|hamper\w*|yet to|"
+        r"little is known|poorly understood|however|(?:can|may|often|usually|typically) fail|"
+        r"instabilit(?:y|ies)|(?:key|main|major|central|core|fundamental|important|open) "
+        r"(?:problems?|questions?|issues?|difficult(?:y|ies))|an? (?:open|active) "
+        r"(?:problem|question|area))\b"),
+    name_zh="它指出的挑战或开放问题")
 # a question about which paper is about something names an aspect as its topic ("Which paper
 # proposes a benchmark for ...?"); it does not ask it of a paper
 _WHICH_PAPER = _re(r"^\W*(?:which|what|is there an?|are there)\s+(?:\w+\s+)?(?:papers?|works?|"

@@ -93,6 +93,10 @@ _ORDERS = [
     # "what is the most recent paper on diffusion policies?", "latest work about X"
     ("newest", re.compile(rf"\b(?:most\s+recent|latest|newest)\s+{_PAPERS}\s+(?:on|about|in|"
                           r"into|for|regarding)\s+(?P<t>.+?)\s*[?.!]*$", re.IGNORECASE)),
+    # "summarize recent work on X", "what are the latest advances in X?"
+    ("newest", re.compile(rf"\b(?:recent|latest|newest)\s+(?:{_PAPERS}|advances|advancements|"
+                          r"progress|developments|breakthroughs)\s+(?:on|about|in|into|for|"
+                          r"regarding|within)\s+(?P<t>.+?)\s*[?.!]*$", re.IGNORECASE)),
     # "which was the first paper on X?", "the earliest work about X"
     ("oldest", re.compile(rf"\b(?:first|earliest|oldest)\s+{_PAPERS}\s+(?:on|about|in|into|"
                           r"for|regarding)\s+(?P<t>.+?)\s*[?.!]*$", re.IGNORECASE)),
@@ -123,7 +127,7 @@ def years_of(question: str) -> tuple[int | None, int | None]:
     return (int(since.group(1)) if since else None, int(until.group(1)) if until else None)
 
 
-def _a_topic(topic: str) -> bool:
+def a_topic(topic: str) -> bool:
     """Do these words name a topic (a phrase, no question word or pronoun, no verb clause)?"""
     return (len(topic) >= 3 and len(topic.split()) <= MAX_TOPIC_WORDS
             and not _NOT_A_TOPIC.match(topic) and names_a_topic(topic))
@@ -135,7 +139,7 @@ def read(question: str) -> TrendAsk | None:
     for order, pattern in _ORDERS:
         m = pattern.search(q)
         topic = topic_of(m.group("t")) if m else ""
-        if _a_topic(topic) and topic.split()[-1].lower() not in _ASKED_OF_IT:
+        if a_topic(topic) and topic.split()[-1].lower() not in _ASKED_OF_IT:
             return TrendAsk(topic, *years_of(q), order=order)
     for pattern in _PATTERNS:
         m = pattern.search(q)
@@ -143,7 +147,7 @@ def read(question: str) -> TrendAsk | None:
             continue
         topic = topic_of(re.sub(_SPAN.pattern + "|" + _SINCE.pattern + "|" + _UNTIL.pattern,
                                 " ", m.group("t"), flags=re.IGNORECASE))
-        if _a_topic(topic):
+        if a_topic(topic):
             start, end = years_of(q)
             return TrendAsk(topic, start, end)
     return None

@@ -1,0 +1,110 @@
+"""Questions about a field's papers rather than one paper: "What are the open problems in safe
+reinforcement learning?", "What datasets are commonly used to evaluate few-shot learning?",
+"Give me an overview of the work on federated learning".
+
+``read(question)`` returns the topic and what is asked of each of its papers (``FieldAsk``), or
+None for any other question. ``pipeline.astream`` answers it as the list of papers on the topic,
+searched and judged on the topic's words alone ("open problems" and "commonly used" name no
+topic, and searched along they pulled in a paper titled "Open Problem: ..." on another topic),
+each quoted where its abstract states what is asked (answer/extractive.py). Such questions were
+answered as one paper ("The closest match is ..."). A question about one paper's limitations
+("What are the limitations of IPMark?", "its challenges") is no field question: it names no
+field's problems, and a pronoun or a paper's title is no topic.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from assistant.query.aspects import ASPECTS, CHALLENGES, Aspect
+from assistant.query.trend_ask import a_topic, topic_of
+
+_DATA = ASPECTS[0]  # the data or benchmarks it uses
+
+
+@dataclass(frozen=True)
+class FieldAsk:
+    topic: str
+    aspect: Aspect | None = None  # what each paper is quoted on (None: what it does)
+
+
+_ON = r"(?:in|of|for|on|facing|within|around|regarding)"
+_HARD = (r"(?:(?:the\s+)?(?:(?:main|key|major|biggest|remaining|outstanding|current|central|"
+         r"fundamental|important|unsolved|unresolved|common|known|technical)\s+)*"
+         r"(?:open\s+(?:research\s+)?(?:problems?|questions?|challenges?|issues?)|"
+         r"challenges|difficulties|bottlenecks|unsolved\s+problems|research\s+gaps|"
+         r"(?:future|research)\s+directions))")
+_DATASETS = (r"(?:(?:evaluation\s+|standard\s+|common\s+|popular\s+|typical\s+|main\s+|usual\s+)?"
+             r"(?:data\s*sets?|benchmarks?|benchmark\s+data\s*sets?|corpora|test\s*beds?)"
+             r"(?:\s+and\s+(?:data\s*sets?|benchmarks?|tasks|environments))?)")
+_OFTEN = (r"(?:(?:most\s+)?(?:commonly|typically|usually|often|frequently|widely|generally|"
+          r"normally|mostly|standardly)\s+)?")
+_WORK = r"(?:work|research|papers|literature|studies|approaches|methods|efforts)"
+_ASKS = r"^(?:(?:please|can\s+you|could\s+you|i\s+(?:want|need|would\s+like)\s+(?:you\s+)?to)\s+)?"
+_PATTERNS: list[tuple[Aspect | None, re.Pattern[str]]] = [
+    # "What are the open problems in X?", "What are some key challenges of X?"
+    (CHALLENGES, re.compile(
+        rf"^(?:what|which)\s+(?:are|were|is|remain)\s+(?:some\s+(?:of\s+)?(?:the\s+)?)?{_HARD}"
+        rf"\s+(?:that\s+remain\s+)?{_ON}\s+(?P<t>.+)$", re.IGNORECASE)),
+    # "What challenges remain in X?", "Which open problems are there in X?"
+    (CHALLENGES, re.compile(
+        rf"^(?:what|which)\s+{_HARD}\s+(?:remain|still\s+exist|exist|are\s+there|are\s+left|"
+        rf"are\s+still\s+open|does|do)\s+(?:open\s+)?{_ON}\s+(?P<t>.+)$", re.IGNORECASE)),
+    # "Summarize the open problems in X", "open challenges in X" (typed alone)
+    (CHALLENGES, re.compile(
+        rf"{_ASKS}(?:(?:list|summari[sz]e|describe|name|outline|give\s+(?:me\s+)?|tell\s+me\s+"
+        rf"(?:about\s+)?)(?:the\s+)?)?{_HARD}\s+{_ON}\s+(?P<t>.+)$", re.IGNORECASE)),
+    # "What makes X hard?"
+    (CHALLENGES, re.compile(r"^what\s+makes\s+(?P<t>.+?)\s+(?:so\s+)?(?:hard|difficult|"
+                            r"challenging)$", re.IGNORECASE)),
+    # "What datasets are commonly used to evaluate X?", "Which benchmarks are used for X?"
+    (_DATA, re.compile(
+        rf"^(?:what|which)\s+(?:are\s+(?:the\s+)?)?{_DATASETS}\s+(?:are|is)\s+{_OFTEN}used\s+"
+        rf"(?:to\s+(?:evaluate|test|benchmark|assess|compare|study|train)\s+|for\s+"
+        rf"(?:evaluating|testing|benchmarking|training\s+)?|in\s+|by\s+{_WORK}\s+on\s+)"
+        rf"(?:(?:papers|work|research|methods|models)\s+(?:on|in)\s+)?(?P<t>.+)$", re.IGNORECASE)),
+    # "What are the standard benchmarks for X?", "common datasets in X" (typed alone)
+    (_DATA, re.compile(
+        rf"^(?:(?:what|which)\s+(?:are|is)\s+(?:the\s+|some\s+)?)?(?:standard|common|popular|"
+        rf"typical|main|usual|most\s+used|widely\s+used|commonly\s+used)\s+{_DATASETS}\s+"
+        rf"(?:for|in|of|used\s+(?:in|for))\s+(?P<t>.+)$", re.IGNORECASE)),
+    # "Which benchmarks do papers on X use?", "What datasets do people evaluate X on?"
+    (_DATA, re.compile(
+        rf"^(?:what|which)\s+{_DATASETS}\s+do\s+(?:papers|works|studies|people|researchers|"
+        rf"methods|approaches|authors)\s+(?:on|in|for|about|working\s+on)\s+(?P<t>.+?)\s+"
+        rf"(?:typically\s+|usually\s+|commonly\s+)?(?:use|evaluate\s+on|test\s+on|report"
+        rf"(?:\s+on)?|benchmark\s+on)$", re.IGNORECASE)),
+    # "Summarize the work on X", "Give me an overview of X", "What is the state of the art in
+    # X?", "What has been done on X?"
+    (None, re.compile(
+        rf"{_ASKS}(?:summari[sz]e|review|survey|overview|outline)\s+(?:the\s+)?(?:existing\s+|"
+        rf"current\s+|main\s+|prior\s+|previous\s+)?{_WORK}\s+(?:on|in|about|for|into|"
+        rf"regarding)\s+(?P<t>.+)$", re.IGNORECASE)),
+    (None, re.compile(
+        rf"{_ASKS}(?:give\s+(?:me\s+)?|provide\s+)?(?:an?\s+|a\s+short\s+|a\s+brief\s+)?"
+        rf"(?:overview|summary|survey|review|introduction|lay\s+of\s+the\s+land)\s+(?:of|on|for)"
+        rf"\s+(?:the\s+)?(?:(?:work|research|literature|papers)\s+(?:on|in|about)\s+|"
+        rf"(?:field|area|topic)\s+of\s+)?(?P<t>.+)$", re.IGNORECASE)),
+    (None, re.compile(
+        r"^(?:what\s+is|what's|what\s+are)\s+(?:the\s+)?(?:current\s+)?(?:state\s+of\s+the\s+art|"
+        r"sota|state\s+of\s+research|landscape)\s+(?:in|on|of|for)\s+(?P<t>.+)$", re.IGNORECASE)),
+    (None, re.compile(r"^what\s+has\s+been\s+done\s+(?:on|in|about|for)\s+(?P<t>.+)$",
+                      re.IGNORECASE)),
+]
+# a topic that points back at a paper ("its challenges", "the method's data") is no field's
+_BACK = re.compile(r"^(?:its|their|this|that|the\s+(?:paper|method|model|approach|work|"
+                   r"authors?)|the\s+proposed)\b", re.IGNORECASE)
+
+
+def read(question: str) -> FieldAsk | None:
+    """The topic of a question about a field's papers, and what it asks of each, else None."""
+    q = " ".join(question.split()).strip().rstrip("?.! ")
+    for aspect, pattern in _PATTERNS:
+        m = pattern.match(q)
+        if not m or _BACK.match(m.group("t")):
+            continue
+        topic = topic_of(m.group("t"))
+        if a_topic(topic):
+            return FieldAsk(topic, aspect)
+    return None
