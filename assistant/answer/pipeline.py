@@ -35,7 +35,7 @@ from assistant.paper import Paper
 from assistant.query import aspects, field_ask, similar_ask, trend_ask
 from assistant.query.followup import LEANS, probability
 from assistant.query.form import Form, parse
-from assistant.query.rewrite import answered_paper, needs_llm, previous_paper
+from assistant.query.rewrite import answered_paper, needs_llm, numbered_paper, previous_paper
 from assistant.search import query_filters
 from assistant.search.compared import lead_with_sides
 from assistant.search.retrieval import Filters, Retrieval, RetrievedPaper, Retriever, best_first
@@ -209,8 +209,10 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
         return
     like = None if said.cjk or (filters and filters.paper_ids) else similar_ask.read(question)
     paper = None
-    if like:  # "papers similar to Gaitor": a paper named by its title or its name
-        paper = retriever.paper_titled(like, named=True, prefix=True)
+    if like:  # "papers similar to Gaitor": a paper named by its title or its name (or its
+        # number in the previous answer: "more like [2]")
+        paper = retriever.paper_titled(numbered_paper(like, history) or like, named=True,
+                                       prefix=True)
     elif like == "" and history:  # "more like this": the previous answer's paper
         paper = retriever.paper_titled(answered_paper(history) or "")
     if paper is not None:  # answered as `assistant similar` lists them

@@ -249,7 +249,7 @@ class _English:
             k = j  # after its marking words: "the proposed method", "the new dataset"
             while k < len(self.low) and k <= i + 4 and self.toks[k][0].isalnum() and (
                     self.low[k] not in _HEADS or (self.low[k] in _NUMERALS
-                    and self.at(k + 1) not in _PHRASE_STOP and self.toks[k + 1][0].isalnum())
+                    and self.at(k + 1) not in _PHRASE_STOP and self.at(k + 1)[:1].isalnum())
                     ) and self.low[k] not in _MODIFIERS:
                 k += 1  # "the two concrete models" is headed by "models"
             if k >= len(self.low) or self.low[k] not in _HEADS:

@@ -33,14 +33,63 @@ ONE_PAPER = ("The most relevant paper is", "The closest match is", "The abstract
 NEAR_MISS = ("Nothing in this collection is about", "No paper in this collection introduces",
              "No paper here clearly matches", "本文集中没有论文")
 
-__all__ = ["Turn", "answered_paper", "dangling_references", "heuristic", "previous_paper",
-           "with_llm"]
+__all__ = ["Turn", "answered_paper", "dangling_references", "heuristic", "numbered_paper",
+           "previous_paper", "with_llm"]
+
+# a paper of the previous answer named by its number there: "[2]", "paper 3", "#2", "no. 2",
+# "the second one", "第二篇"; never "top 2", "2 papers", "GPT-2", "the first paper on X"
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+             "ninth", "tenth")
+_ZH_NUMBERS = "一二三四五六七八九十"
+_NUMBERED = re.compile(
+    r"\[(\d{1,2})\]|\b(?:paper|ref(?:erence)?|source|item|result|number)\s*#?\s*(\d{1,2})\b(?![.-]\d)|"
+    r"(?<![\w#])#(\d{1,2})\b|\bno\.\s*(\d{1,2})\b|"
+    r"\bthe\s+(" + "|".join(_ORDINALS) + r"|last)\s+(?:one|paper|result|reference)\b"
+    r"(?!\s+(?:on|about|in|to|that|which|who|where|of|for|with)\b)|"
+    r"第([" + _ZH_NUMBERS + r"\d]{1,2})(?:篇|个|项)", re.IGNORECASE)
+NUMBERED_TURNS = 3  # answers looked back through for a number the question names
+# a title the answer names, then what it says beside it, then its number: "**T** [2]", "**T**
+# (UAI 2021) [1]", "**T** (0.96, CORL 2025) [1]"
+_CITED = re.compile(r"\*\*([^*]{3,200})\*\*(?:\s*\([^()\n]{0,60}\))?\s*\[(\d+)\]")
+
+
+def _number(m: re.Match[str], last: int) -> int:
+    word = next(g for g in m.groups() if g)
+    if word.isdigit():
+        return int(word)
+    if word.lower() == "last":
+        return last
+    if word.lower() in _ORDINALS:
+        return _ORDINALS.index(word.lower()) + 1
+    return _ZH_NUMBERS.index(word) + 1 if len(word) == 1 else 10 + _ZH_NUMBERS.index(word[-1]) + 1
+
+
+def numbered_paper(question: str, history: Sequence[Turn]) -> str | None:
+    """The title of the paper the previous answer cited under the number this question names
+    ("tell me more about [2]", "what data did the second one use?", "more like #3"); an
+    answer before it when that one cited no such number (a list, then a question about its
+    [2], then "and the third one?"). None when it names none, or no recent answer cited it."""
+    m = _NUMBERED.search(question)
+    if not m:
+        return None
+    for _, said in reversed(history[-NUMBERED_TURNS:]):
+        cited: dict[int, str] = {}
+        for title, n in _CITED.findall(said):
+            cited.setdefault(int(n), title)
+        if len(cited) < (2 if m.group(5) or m.group(6) else 1):
+            continue  # "the first one", "the last one" of one paper: a list's, before it
+        if _number(m, max(cited)) in cited:
+            return cited[_number(m, max(cited))]
+    return None
 
 
 def heuristic(form: Form, history: Sequence[Turn]) -> str:
     """A follow-up gets the previous turn's topic appended: the papers its answer named, or,
     for "what about X?" (the previous question asked again of X), that question's words."""
     question = form.question
+    numbered = numbered_paper(question, history)
+    if numbered:  # "tell me more about [2]": that paper's title, whatever else it named
+        return f"{question} {numbered}"
     if not history or not form.follow_up:
         return question
     prev_q, prev_a = history[-1]
@@ -60,9 +109,11 @@ def previous_paper(form: Form, history: Sequence[Turn]) -> str | None:
     back to it ("what data did they use?", "它需要成对的图像吗？"): the answer is then read from
     that paper alone. None for a question that stands alone, one that asks the previous
     question again of something else ("what about X?"), or after a list, a comparison or a
-    near miss (no one paper to refer to)."""
-    if not history or not form.follow_up:
-        return None
+    near miss (no one paper to refer to). A paper named by its number in the previous answer
+    ("what data did [2] use?") is that paper, after a list too."""
+    numbered = numbered_paper(form.question, history)
+    if numbered or not history or not form.follow_up:
+        return numbered
     refs = dangling_references(form.question)
     if not refs or set(refs) <= ELLIPSES:
         return None
