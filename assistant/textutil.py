@@ -282,7 +282,8 @@ QUOTED_CHARS = 100  # a question quoted back in an answer: one line at most
 
 def quoted(question: str) -> str:
     """A question as an answer quotes it back: one line, at most ``QUOTED_CHARS``."""
-    return clip(" ".join(question.split()).rstrip("?？"), QUOTED_CHARS)
+    text = clip(" ".join(question.split()).rstrip("?？"), QUOTED_CHARS)
+    return re.sub(r"\[(\d+)\]", r"#\1", text)  # "does [9] need labels": no citation of its own
 
 
 CJK = re.compile(r"[\u3400-\u9fff\uac00-\ud7af\u3040-\u30ff]")

@@ -116,7 +116,7 @@ def trend_answer(t: Trend, *, papers: Callable[[list[str]], list[Paper]],
         by_id[paper.paper_id] = paper
         n = cited.setdefault(paper.paper_id, len(cited) + 1)
         where = f", {paper.venue_year}" if paper.venue_year else ""
-        return f"{paper.display_title} ({score.get(paper.paper_id, 0):.2f}{where}) [{n}]"
+        return f"**{paper.display_title}** ({score.get(paper.paper_id, 0):.2f}{where}) [{n}]"
 
     question = question or f"“{t.topic}” over the years"
     known = [y for y in t.years if y.total]

@@ -332,10 +332,30 @@ def _shared_head(a: str, b: str) -> str:
     return " ".join(wa + wb[len(wa):])
 
 
+# two titles in quotes compared ("“A” vs “B”", "compare “A” and “B”", "how does “A” differ
+# from “B”?"): a paper named by its number is quoted by its title (query/numbered.py), and a
+# title's own colon or length is no seam the readers below can tell
+_QUOTED_PAIR = re.compile(r"^(?P<pre>[^“”]*)“(?P<a>[^“”]{3,})”\s*(?P<mid>[^“”]{1,12}?)\s*"
+                          r"“(?P<b>[^“”]{3,})”(?P<post>[^“”]*)$")
+_QUOTED_JOIN = re.compile(r"^(?:vs\.?|versus|and|or|with|to|from|,)$", re.IGNORECASE)
+_COMPARED = re.compile(r"\b(?:vs\.?|versus|compar\w*|differ\w*|contrast\w*|between|better|"
+                       r"worse)\b", re.IGNORECASE)
+
+
+def _quoted_pair(q: str) -> list[str] | None:
+    m = _QUOTED_PAIR.match(q)
+    if not m or not _QUOTED_JOIN.match(m.group("mid").strip()):
+        return None
+    said = f"{m.group('pre')} {m.group('mid')} {m.group('post')}"
+    return [m.group("a").strip(), m.group("b").strip()] if _COMPARED.search(said) else None
+
+
 def sides(question: str) -> list[str] | None:
     """The two things a comparison question compares, or None for any other question. A
     shared opening clause is added to both sides."""
     q = " ".join(question.split()).rstrip(" ?")
+    if (quoted := _quoted_pair(q)) is not None:
+        return quoted
     context = ""
     found = _pair(q)
     if found is None:

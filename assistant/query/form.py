@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from assistant.query import numbered
 from assistant.query.aspects import Aspect, asked
 from assistant.query.compare import sides
 from assistant.query.followup import is_follow_up
@@ -133,7 +134,8 @@ def new_topic(question: str, turn: Turn) -> bool:
 
 def parse(question: str, history: Sequence[Turn] = ()) -> Form:
     """What the user's words say (``Form``, before the query is made)."""
-    nothing = asks_nothing(question)
+    # "[1] vs [2]" has no content word, but names two papers of the previous answer
+    nothing = asks_nothing(question) and not numbered.named(question, history)
     topic = not nothing and names_a_topic(question) and (not history or new_topic(
         question, history[-1]))
     follow_up = bool(history) and not nothing and not topic and is_follow_up(question,

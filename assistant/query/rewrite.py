@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from assistant.llm import prompts
 from assistant.query.followup_rules import ELLIPSES, dangling_references
 from assistant.query.form import Form, Turn
+from assistant.query.numbered import numbered_paper, with_titles
 from assistant.textutil import content_words, has_cjk
 
 if TYPE_CHECKING:
@@ -36,60 +37,15 @@ NEAR_MISS = ("Nothing in this collection is about", "No paper in this collection
 __all__ = ["Turn", "answered_paper", "dangling_references", "heuristic", "numbered_paper",
            "previous_paper", "with_llm"]
 
-# a paper of the previous answer named by its number there: "[2]", "paper 3", "#2", "no. 2",
-# "the second one", "第二篇"; never "top 2", "2 papers", "GPT-2", "the first paper on X"
-_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
-             "ninth", "tenth")
-_ZH_NUMBERS = "一二三四五六七八九十"
-_NUMBERED = re.compile(
-    r"\[(\d{1,2})\]|\b(?:paper|ref(?:erence)?|source|item|result|number)\s*#?\s*(\d{1,2})\b(?![.-]\d)|"
-    r"(?<![\w#])#(\d{1,2})\b|\bno\.\s*(\d{1,2})\b|"
-    r"\bthe\s+(" + "|".join(_ORDINALS) + r"|last)\s+(?:one|paper|result|reference)\b"
-    r"(?!\s+(?:on|about|in|to|that|which|who|where|of|for|with)\b)|"
-    r"第([" + _ZH_NUMBERS + r"\d]{1,2})(?:篇|个|项)", re.IGNORECASE)
-NUMBERED_TURNS = 3  # answers looked back through for a number the question names
-# a title the answer names, then what it says beside it, then its number: "**T** [2]", "**T**
-# (UAI 2021) [1]", "**T** (0.96, CORL 2025) [1]"
-_CITED = re.compile(r"\*\*([^*]{3,200})\*\*(?:\s*\([^()\n]{0,60}\))?\s*\[(\d+)\]")
-
-
-def _number(m: re.Match[str], last: int) -> int:
-    word = next(g for g in m.groups() if g)
-    if word.isdigit():
-        return int(word)
-    if word.lower() == "last":
-        return last
-    if word.lower() in _ORDINALS:
-        return _ORDINALS.index(word.lower()) + 1
-    return _ZH_NUMBERS.index(word) + 1 if len(word) == 1 else 10 + _ZH_NUMBERS.index(word[-1]) + 1
-
-
-def numbered_paper(question: str, history: Sequence[Turn]) -> str | None:
-    """The title of the paper the previous answer cited under the number this question names
-    ("tell me more about [2]", "what data did the second one use?", "more like #3"); an
-    answer before it when that one cited no such number (a list, then a question about its
-    [2], then "and the third one?"). None when it names none, or no recent answer cited it."""
-    m = _NUMBERED.search(question)
-    if not m:
-        return None
-    for _, said in reversed(history[-NUMBERED_TURNS:]):
-        cited: dict[int, str] = {}
-        for title, n in _CITED.findall(said):
-            cited.setdefault(int(n), title)
-        if len(cited) < (2 if m.group(5) or m.group(6) else 1):
-            continue  # "the first one", "the last one" of one paper: a list's, before it
-        if _number(m, max(cited)) in cited:
-            return cited[_number(m, max(cited))]
-    return None
 
 
 def heuristic(form: Form, history: Sequence[Turn]) -> str:
     """A follow-up gets the previous turn's topic appended: the papers its answer named, or,
     for "what about X?" (the previous question asked again of X), that question's words."""
     question = form.question
-    numbered = numbered_paper(question, history)
-    if numbered:  # "tell me more about [2]": that paper's title, whatever else it named
-        return f"{question} {numbered}"
+    titled = with_titles(question, history)
+    if titled != question:  # "tell me more about [2]", "[1] vs [2]": the papers' titles in
+        return titled  # place of their numbers, whatever else the answer named
     if not history or not form.follow_up:
         return question
     prev_q, prev_a = history[-1]
@@ -139,7 +95,8 @@ def needs_llm(form: Form) -> bool:
 
 async def with_llm(form: Form, history: Sequence[Turn], *, model: ChatModel,
                    prompts_dir: Path | None = None) -> str:
-    question, follow_up = form.question, form.follow_up
+    # "[1] vs [2]": the titles in place of the numbers, which a small model may not look up
+    question, follow_up = with_titles(form.question, history), form.follow_up
     if not needs_llm(form):
         return question
     # a standalone question in another language is translated, never given the old topic

@@ -122,3 +122,33 @@ def test_a_number_is_read_from_every_kind_of_answer():
     assert numbered_paper("tell me about [1]", [("q", ordered)]) == "Delta four"
     assert numbered_paper("the last one?", [("q", ordered)]) is None  # one paper: no list
     assert numbered_paper("第三篇呢？", [("q", one)]) == "Gamma three"
+
+
+def test_two_numbered_papers_compared_are_those_two_side_by_side(retriever, embedder):
+    """"[1] vs [2]" has no content word: it was refused as asking nothing."""
+    answerer = ExtractiveAnswerer(embedder=embedder)
+    first = answer(LIST_Q, retriever=retriever, answerer=answerer)
+    listed = _listed(first)
+    for turn, (a, b) in [("[1] vs [2]", (1, 2)), ("compare the first one and the third one",
+                                                   (1, 3)), ("how does [3] differ from [2]?",
+                                                             (3, 2))]:
+        then = answer(turn, retriever=retriever, answerer=answerer,
+                      history=[(LIST_Q, first.text)])
+        assert then.outcome == "answered", (turn, then.text)
+        assert [c.paper.paper_id for c in then.citations[:2]] == [listed[a], listed[b]], turn
+
+
+def test_a_number_no_answer_cited_is_never_shown_as_a_citation(retriever, embedder):
+    answerer = ExtractiveAnswerer(embedder=embedder)
+    first = answer(LIST_Q, retriever=retriever, answerer=answerer)
+    then = answer("does [9] need labels?", retriever=retriever, answerer=answerer,
+                  history=[(LIST_Q, first.text)])
+    shown = {int(n) for n in re.findall(r"\[(\d+)\]", then.text)}
+    assert shown <= {c.n for c in then.citations}, then.text
+
+
+def test_a_trend_answers_papers_are_named_by_number_too():
+    said = ("- **2018–2021**: 2 on it. First: **Tactile transfer: a study** (0.80, CORL 2021) [1]; "
+            "**SimNet** (0.40, CORL 2021) [2].")
+    assert numbered_paper("tell me more about [1]", [("q", said)]) == "Tactile transfer: a study"
+    assert numbered_paper("and the second one?", [("q", said)]) == "SimNet"

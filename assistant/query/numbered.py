@@ -1,0 +1,92 @@
+"""A paper named by its number in a recent answer: "tell me more about [2]", "what data did the
+second one use?", "more like #3", "[1] vs [2]", "第二篇用了什么数据？".
+
+An answer cites its papers as [n] beside their titles ("- **T** [2]", "**T** (UAI 2021) [1]"),
+so a reader names them so. ``numbered_paper`` is the title of the one paper named;
+``with_titles`` puts each named paper's title in place of its number, so the turn is read as
+if the titles were typed (a comparison's sides, a search query). Such a turn was read from a
+list's first paper, or, with nothing else in it ("[1] vs [2]"), as asking nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+Turn = tuple[str, str]  # (question, answer)
+
+# a paper of the previous answer named by its number there: "[2]", "paper 3", "#2", "no. 2",
+# "the second one", "第二篇"; never "top 2", "2 papers", "GPT-2", "the first paper on X"
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+             "ninth", "tenth")
+_ZH_NUMBERS = "一二三四五六七八九十"
+# "[2]", "paper 3", "#2", "no. 2", "the second one", "第二篇"; never "top 2", "2 papers",
+# "GPT-2", "the first paper on X"
+_NUMBERED = re.compile(
+    r"\[(\d{1,2})\]|"
+    r"\b(?:paper|ref(?:erence)?|source|item|result|number)\s*#?\s*(\d{1,2})\b(?![.-]\d)|"
+    r"(?<![\w#])#(\d{1,2})\b|\bno\.\s*(\d{1,2})\b|"
+    r"\bthe\s+(" + "|".join(_ORDINALS) + r"|last)\s+(?:one|paper|result|reference)\b"
+    r"(?!\s+(?:on|about|in|to|that|which|who|where|of|for|with)\b)|"
+    r"第([" + _ZH_NUMBERS + r"\d]{1,2})(?:篇|个|项)", re.IGNORECASE)
+_ORDINAL_GROUPS = (5, 6)  # a word, not a number: it counts a list's papers
+NUMBERED_TURNS = 3  # answers looked back through for a number the question names
+# a title the answer names, then what it says beside it, then its number: "**T** [2]", "**T**
+# (UAI 2021) [1]", "**T** (0.96, CORL 2025) [1]"
+_CITED = re.compile(r"\*\*([^*]{3,200})\*\*(?:\s*\([^()\n]{0,60}\))?\s*\[(\d+)\]")
+
+
+def _number(m: re.Match[str], last: int) -> int:
+    word = next(g for g in m.groups() if g)
+    if word.isdigit():
+        return int(word)
+    if word.lower() == "last":
+        return last
+    if word.lower() in _ORDINALS:
+        return _ORDINALS.index(word.lower()) + 1
+    tens = 10 if len(word) > 1 else 0  # 十一 ... 十九
+    return tens + _ZH_NUMBERS.index(word[-1]) + 1
+
+
+def _cited(m: re.Match[str], history: Sequence[Turn]) -> str | None:
+    """The title a recent answer cited under the number ``m`` names: the latest that cited
+    it; an ordinal ("the first one", "the last one") counts a list's papers, so it looks past
+    an answer about one paper to the list before it."""
+    for _, said in reversed(history[-NUMBERED_TURNS:]):
+        cited: dict[int, str] = {}
+        for title, n in _CITED.findall(said):
+            cited.setdefault(int(n), title)
+        if len(cited) < (2 if any(m.group(g) for g in _ORDINAL_GROUPS) else 1):
+            continue
+        n = _number(m, max(cited))
+        if n in cited:
+            return cited[n]
+    return None
+
+
+def named(question: str, history: Sequence[Turn]) -> list[str]:
+    """The titles of the papers the question names by number, in its order, each once."""
+    return list(dict.fromkeys(t for m in _NUMBERED.finditer(question)
+                              if (t := _cited(m, history))))
+
+
+def numbered_paper(question: str, history: Sequence[Turn]) -> str | None:
+    """The title of the one paper the question names by number ("tell me more about [2]",
+    "what data did the second one use?", "more like #3"); None when it names none, several
+    ("[1] vs [2]"), or a number no recent answer cited."""
+    titles = named(question, history)
+    return titles[0] if len(titles) == 1 else None
+
+
+def with_titles(question: str, history: Sequence[Turn]) -> str:
+    """The question with each paper it names by number given by its title ("[1] vs [2]" ->
+    "“A” vs “B”"); a number no recent answer cited stays as written."""
+    def title(m: re.Match[str]) -> str:
+        found = _cited(m, history)
+        return f"“{found}”" if found else m.group(0)
+    return _NUMBERED.sub(title, question)
+
+
+def names_a_number(question: str) -> bool:
+    """Does the question name a paper by a number ("[9]", "the second one")?"""
+    return bool(_NUMBERED.search(question))
