@@ -230,3 +230,55 @@ def trend_dict(t: Trend) -> dict[str, Any]:
 def _named(paper: Paper) -> dict[str, Any]:
     return {"paper_id": paper.paper_id, "title": paper.display_title, "year": paper.year,
             "venue": paper.venue}
+
+
+def _spans(years: Sequence[int]) -> str:
+    """Years as runs: 2011, 2013–2015."""
+    out: list[str] = []
+    for y in sorted(set(years)):
+        if out and out[-1].split("–")[-1] == str(y - 1):
+            out[-1] = f"{out[-1].split('–')[0]}–{y}"
+        else:
+            out.append(str(y))
+    return ", ".join(out)
+
+
+def collection_answer(question: str, *, venue_years: dict[tuple[str, int], int],
+                      chinese: bool = False) -> Answer:
+    """What the collection holds, from its index: its papers, by venue with their years, and
+    what to ask of them ("How many papers are there?", "Which venues does it cover?")."""
+    total = sum(venue_years.values())
+    by_venue: dict[str, dict[int, int]] = {}
+    for (venue, year), n in venue_years.items():
+        by_venue.setdefault(venue, {})[year] = by_venue.get(venue, {}).get(year, 0) + n
+    years = [y for (_, y) in venue_years if y]
+    span = (f"{min(years)}–{max(years)}" if min(years) < max(years) else str(years[0])) \
+        if years else ""
+    if chinese:
+        lines = [f"本文集共有 **{total:,}** 篇论文" + (f"，年份 {span}" if span else "") + "："]
+    else:
+        when = (f", from {span.replace('–', ' to ')}" if "–" in span else f", all from {span}") \
+            if span else ""
+        lines = [f"This collection holds **{total:,}** papers{when}:"]
+    lines.append("")
+    if set(by_venue) == {""} and not years:  # a list that names no venue or year (bio)
+        lines.append("- 论文列表没有给出会议或年份" if chinese else
+                     "- the paper list gives no venue or year")
+    for venue, counts in sorted(by_venue.items(), key=lambda kv: -sum(kv[1].values())):
+        if set(by_venue) == {""} and not years:
+            break
+        n = sum(counts.values())
+        known = [y for y in counts if y]
+        name = venue.upper() if venue else ("未注明会议" if chinese else "no venue given")
+        when = f" {_spans(known)}" if known else ""
+        lines.append(f"- {name}{when}: {n:,}" + (" 篇" if chinese else
+                                                  f" paper{'s' * (n != 1)}"))
+    lines.append("")
+    lines.append("可以问某个主题（“哪些论文研究……？”）、某篇论文或某位作者；`assistant papers`"
+                 "（对话中按 ctrl+l）列出全部论文，`assistant trend 主题` 按年份显示一个主题。"
+                 if chinese else
+                 "Ask about a topic (“Which papers study ...?”), a paper by its title, or an "
+                 "author; `assistant papers` (ctrl+l in the chat) lists them all, and `assistant "
+                 "trend TOPIC` shows a topic year by year.")
+    return Answer(question, "\n".join(lines), "extractive", "collection-v1", [], [],
+                  refused=False, outcome=LISTED)

@@ -23,6 +23,7 @@ from typing import Any
 
 from assistant.answer.extractive import LIST_K, near_miss_text
 from assistant.answer.framing import Framing, for_form
+from assistant.answer.listing import collection_answer
 from assistant.answer.llm_answerer import LLMAnswerer
 from assistant.answer.outcome_gate import OutcomeGate
 from assistant.answer.types import Answer, Answerer, Delta, Event, Finished, Phase, Retrieved, Turn
@@ -32,7 +33,7 @@ from assistant.judge import answerability, evidence, grounding, introduces
 from assistant.judge.decision import DECIDE_OVER, Verdict, asks_llm, decide, settle, weighed
 from assistant.judge.relevance import Relevance
 from assistant.paper import Paper
-from assistant.query import aspects, field_ask, similar_ask, trend_ask
+from assistant.query import aspects, collection_ask, field_ask, similar_ask, trend_ask
 from assistant.query.followup import LEANS, probability
 from assistant.query.form import Form, parse
 from assistant.query.rewrite import answered_paper, needs_llm, numbered_paper, previous_paper
@@ -199,6 +200,13 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     # a turn that asked nothing ("thanks") is no part of what a follow-up refers back to
     history = [turn for turn in history if not asks_nothing(turn[0])]
     said = parse(question, history)  # the question's form: read once, handed down
+    if not said.follow_up and collection_ask.read(question):  # "How many papers are there?"
+        result = collection_answer(question, venue_years=retriever.index().venue_years(),
+                                   chinese=is_chinese(question))
+        result.timings["total_ms"] = (time.perf_counter() - t0) * 1000
+        yield Delta(result.text)
+        yield Finished(result)
+        return
     over_years = (None if said.follow_up or said.cjk or (filters and filters.paper_ids)
                   else trend_ask.read(question))
     if over_years is not None:  # "how has work on X changed since 2011?": a trend, not papers

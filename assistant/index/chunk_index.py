@@ -367,6 +367,17 @@ class ChunkIndex:
         return {p: (s, [self._first_chunk[p]]) for p, s in scores.items()
                 if p in self._first_chunk and (allowed is None or p in allowed)}
 
+    def venue_years(self) -> dict[tuple[str, int], int]:
+        """Papers per (venue, year), one count a paper ("" and 0 where the list did not say);
+        venues lower case, as filters read them."""
+        self.load()
+        pairs = zip(self._venues[self._first], self._years[self._first], strict=True)
+        counts: dict[tuple[str, int], int] = {}
+        for venue, year in pairs:
+            key = (str(venue or ""), int(year))
+            counts[key] = counts.get(key, 0) + 1
+        return counts
+
     def facets(self) -> tuple[set[str], set[int]]:
         """The venues (lower case) and years the index holds, for reading filters."""
         self.load()
