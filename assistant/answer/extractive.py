@@ -192,6 +192,37 @@ def _aspect_name(aspect: aspects.Aspect, say: Framing) -> str:
     return aspect.name_zh if say is CHINESE and aspect.name_zh else aspect.name
 
 
+WHO_NAMED = 8  # authors named at most as being on several of a list's papers
+
+
+def _on_several(sources: Sequence[RetrievedPaper], say: Framing) -> list[str]:
+    """The authors on more than one listed paper, most papers first, each on a line with those
+    papers ("- A. One: **T1** [1]; **T4** [4]": checked, as any claim, against each paper's
+    title line, which names its authors), or a line saying none is."""
+    on: dict[str, list[int]] = {}
+    for n, rp in enumerate(sources, 1):
+        for name in dict.fromkeys(" ".join(str(a).split()) for a in rp.paper.authors):
+            if name:
+                on.setdefault(name, []).append(n)
+    together: dict[tuple[int, ...], list[str]] = {}  # co-authors of the same papers: one line
+    for name, ns in on.items():
+        if len(ns) > 1:
+            together.setdefault(tuple(ns), []).append(name)
+    several = sorted(together.items(), key=lambda x: (-len(x[0]), x[0]))[:WHO_NAMED]
+    if not several:
+        return ["", say.listing_who_none]
+    title = {n: rp.paper.display_title for n, rp in enumerate(sources, 1)}
+    return ["", say.listing_who, *(
+        f"- {_names(names, say)}: " + say.list_sep.join(f"**{title[n]}** [{n}]" for n in ns)
+        for ns, names in several)]
+
+
+def _names(names: list[str], say: Framing) -> str:
+    if len(names) == 1:
+        return names[0]
+    return "、".join(names) if say is CHINESE else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def _on_aspect(aspect: aspects.Aspect, scored: list[_Scored]) -> _Scored | None:
     """A listed paper's sentence on what the question asks of each paper (one naming it
     outright first: "on CUB and miniImageNet"), or None when no sentence states it."""
@@ -299,7 +330,11 @@ class ExtractiveAnswerer:
                 body = lead + " ".join(_quote(s.text) for s in sents)
                 when = f" ({rp.paper.venue_year})" if form.by_author and rp.paper.venue_year \
                     else ""
+                if form.who and rp.paper.authors:  # "who works on X?": checked against the
+                    when = f", by {rp.paper.author_names()}"  # paper's title line, as a claim
                 lines.append(f"- **{rp.paper.display_title}**{when} [{n}]: {body} [{n}]")
+            if form.who:  # those on several of its papers, after the list (its numbers first)
+                lines += _on_several(sources, say)
             return "\n".join(lines)
         top = sources[0]
         where = f" ({top.paper.venue_year})" if top.paper.venue_year else ""

@@ -29,6 +29,8 @@ class Framing:
     listing_more: str  # {n}: the list may have been cut by k
     listing_aspect: str  # {aspect}: after a list's head, what each paper is quoted on
     listing_unstated: str  # a listed paper whose abstract states no such thing: its closest
+    listing_who: str  # "who works on X?": the head of those on more than one listed paper
+    listing_who_none: str  # ... when no author is
     listing_author: str  # {n} {author}: an author's papers, newest first
     listing_author_one: str  # {author}: the one paper of an author
     nothing_here: str  # {asked}
@@ -63,6 +65,8 @@ ENGLISH = Framing(
                   "ctrl+k in the chat, searches further):"),
     listing_aspect="\nEach is quoted on {aspect}, where its abstract states it.",
     listing_unstated="(not found in its abstract; its closest sentence) ",
+    listing_who="Authors on more than one of them:",
+    listing_who_none="No author is on more than one of them.",
     listing_author="{n} papers by {author} in the collection, newest first:",
     listing_author_one="1 paper by {author} in the collection:",
     nothing_here="Nothing in this collection is about “{asked}”. The closest papers, none of "
@@ -111,6 +115,8 @@ CHINESE = Framing(
                  "ctrl+k 扩大搜索）：",
     listing_aspect="\n每篇引用其摘要中说明{aspect}的句子（如有）。",
     listing_unstated="（摘要中未找到；最接近的一句）",
+    listing_who="不止一篇的作者：",
+    listing_who_none="没有作者出现在其中一篇以上。",
     listing_author="本文集中 {author} 的论文有 {n} 篇，由新到旧：",
     listing_author_one="本文集中 {author} 的论文有 1 篇：",
     nothing_here="本文集中没有论文是关于“{asked}”的。最接近的几篇（都不能回答这个问题）：",

@@ -259,7 +259,7 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     retrieval, filters, leads, verdict = found.retrieval, found.filters, found.leads, found.verdict
     form = found.form or form  # a Chinese question offline: searched in English
     if field is not None and form.listing:  # its sentences read against the whole question
-        form = replace(form, question=question, aspect=field.aspect)
+        form = replace(form, question=question, aspect=field.aspect, who=field.who)
     yield Retrieved(retrieval)
     timings = dict(retrieval.timings)
     rel, decision = verdict.relevance, verdict.decision

@@ -91,13 +91,16 @@ def claim_text(text: str) -> str:
 _BOLD = re.compile(r"\*\*[^*\n]+\*\*")
 _HIDE = str.maketrans({".": "\ue000", "?": "\ue001", "!": "\ue002"})
 _SHOW = str.maketrans({"\ue000": ".", "\ue001": "?", "\ue002": "!"})
+# an author's initial ("by Aaron D. Tucker and Robert E. Schapire"): no sentence ends there
+_INITIAL = re.compile(r"(?<=\b[A-Z])\.(?= [A-Z][a-z])")
 
 
 def answer_sentences(text: str) -> list[str]:
     """The answer's sentences; a citation group after a full stop stays with its sentence, and
-    a **title** is never cut at its own punctuation ("Do GANs learn the distribution? ...")."""
+    a **title** is never cut at its own punctuation ("Do GANs learn the distribution? ..."),
+    nor a name at its initial ("Robert E. Schapire")."""
     out: list[str] = []
-    text = _BOLD.sub(lambda m: m.group(0).translate(_HIDE), text)
+    text = _INITIAL.sub("\ue000", _BOLD.sub(lambda m: m.group(0).translate(_HIDE), text))
     for line in text.split("\n"):
         for piece in (p.translate(_SHOW) for p in split_sentences(line)):
             m = _LEADING_CITES.match(piece)

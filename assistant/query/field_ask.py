@@ -1,6 +1,6 @@
 """Questions about a field's papers rather than one paper: "What are the open problems in safe
 reinforcement learning?", "What datasets are commonly used to evaluate few-shot learning?",
-"Give me an overview of the work on federated learning".
+"Give me an overview of the work on federated learning", "Who works on bandits?".
 
 ``read(question)`` returns the topic and what is asked of each of its papers (``FieldAsk``), or
 None for any other question. ``pipeline.astream`` answers it as the list of papers on the topic,
@@ -27,6 +27,7 @@ _DATA = ASPECTS[0]  # the data or benchmarks it uses
 class FieldAsk:
     topic: str
     aspect: Aspect | None = None  # what each paper is quoted on (None: what it does)
+    who: bool = False  # who works on it: each paper's authors, and those on several
 
 
 _ON = r"(?:in|of|for|on|facing|within|around|regarding)"
@@ -92,6 +93,22 @@ _PATTERNS: list[tuple[Aspect | None, re.Pattern[str]]] = [
     (None, re.compile(r"^what\s+has\s+been\s+done\s+(?:on|in|about|for)\s+(?P<t>.+)$",
                       re.IGNORECASE)),
 ]
+_PEOPLE = r"(?:authors?|researchers?|people|groups?|labs?|names?|experts?|scientists?)"
+# "Who works on X?", "Who are the main researchers in X?", "Which groups publish on X?": not
+# "Who wrote the paper on X?" (one paper's authors: answer_type.asks_authors)
+_WHO = [
+    re.compile(r"^who\s+(?:else\s+)?(?:works?|is\s+working|are\s+working|has\s+worked|have\s+"
+               r"worked|publishes|is\s+publishing|are\s+publishing|has\s+been\s+working|"
+               r"researches|is\s+researching|does\s+research|writes|has\s+written)\s+(?:on|about|"
+               r"in|into)\s+(?P<t>.+)$", re.IGNORECASE),
+    re.compile(rf"^who\s+(?:are|were|is)\s+(?:the\s+|some\s+(?:of\s+the\s+)?)?(?:(?:main|leading|"
+               rf"key|top|most\s+active|most\s+prolific|prolific|important|major|active)\s+)?"
+               rf"{_PEOPLE}\s+(?:in|on|working\s+on|for|studying)\s+(?P<t>.+)$",
+               re.IGNORECASE),
+    re.compile(rf"^(?:which|what)\s+{_PEOPLE}\s+(?:work|publish|have\s+(?:published|worked|"
+               rf"written)|are\s+(?:working|active))\s+(?:on|about|in)\s+(?P<t>.+)$",
+               re.IGNORECASE),
+]
 # a topic that points back at a paper ("its challenges", "the method's data") is no field's
 _BACK = re.compile(r"^(?:its|their|this|that|the\s+(?:paper|method|model|approach|work|"
                    r"authors?)|the\s+proposed)\b", re.IGNORECASE)
@@ -100,6 +117,11 @@ _BACK = re.compile(r"^(?:its|their|this|that|the\s+(?:paper|method|model|approac
 def read(question: str) -> FieldAsk | None:
     """The topic of a question about a field's papers, and what it asks of each, else None."""
     q = " ".join(question.split()).strip().rstrip("?.! ")
+    for pattern in _WHO:
+        m = pattern.match(q)
+        topic = topic_of(m.group("t")) if m and not _BACK.match(m.group("t")) else ""
+        if a_topic(topic):
+            return FieldAsk(topic, who=True)
     for aspect, pattern in _PATTERNS:
         m = pattern.match(q)
         if not m or _BACK.match(m.group("t")):

@@ -83,6 +83,9 @@ class Form:
     # a topic named with nothing around it ("differential privacy"): listed as the papers on
     # it, unless it is a paper's title or the name its title starts with (``searched``)
     topic: bool = False
+    # who works on a topic ("Who works on bandits?", query/field_ask.py): its list names each
+    # paper's authors, and those on several of its papers
+    who: bool = False
 
     @property
     def read_as(self) -> str:

@@ -32,8 +32,9 @@ _NUMBERED = re.compile(
 _ORDINAL_GROUPS = (5, 6)  # a word, not a number: it counts a list's papers
 NUMBERED_TURNS = 3  # answers looked back through for a number the question names
 # a title the answer names, then what it says beside it, then its number: "**T** [2]", "**T**
-# (UAI 2021) [1]", "**T** (0.96, CORL 2025) [1]"
-_CITED = re.compile(r"\*\*([^*]{3,200})\*\*(?:\s*\([^()\n]{0,60}\))?\s*\[(\d+)\]")
+# (UAI 2021) [1]", "**T** (0.96, CORL 2025) [1]", "**T**, by A and B [3]"
+_CITED = re.compile(r"\*\*([^*]{3,200})\*\*(?:\s*\([^()\n]{0,60}\))?(?:,\s+by\s+[^\[\n]{1,300}?)?"
+                    r"\s*\[(\d+)\]")
 
 
 def _number(m: re.Match[str], last: int) -> int:
