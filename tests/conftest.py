@@ -91,15 +91,28 @@ def bundled_store(bundled_store_dir: Path, embedder: LocalEmbedder,
     return PaperStore(collection="icml2026", embedder=embedder, path=bundled_store_dir)
 
 
+def _retriever(papers: Iterable[Paper], path: Path, embedder: LocalEmbedder,
+               collection: str) -> Retriever:
+    store = PaperStore(collection=collection, embedder=embedder, path=path, create=True)
+    store.ingest(list(papers), source=f"test:{collection}")
+    return Retriever(store=store)
+
+
 @pytest.fixture
 def retriever_over(tmp_path: Path, embedder: LocalEmbedder) -> Callable[..., Retriever]:
     """``retriever_over(papers, collection=...)``: a retriever over these papers, ingested
     into a real Chroma store in tmp_path."""
     def over(papers: Iterable[Paper], *, collection: str = "test") -> Retriever:
-        store = PaperStore(collection=collection, embedder=embedder, path=tmp_path / "store",
-                           create=True)
-        store.ingest(list(papers), source=f"test:{collection}")
-        return Retriever(store=store)
+        return _retriever(papers, tmp_path / "store", embedder, collection)
+    return over
+
+
+@pytest.fixture(scope="module")
+def module_retriever_over(tmp_path_factory: pytest.TempPathFactory, embedder: LocalEmbedder
+                          ) -> Callable[..., Retriever]:
+    """``retriever_over`` made once a module: a collection that many tests ask."""
+    def over(papers: Iterable[Paper], *, collection: str = "test") -> Retriever:
+        return _retriever(papers, tmp_path_factory.mktemp(collection), embedder, collection)
     return over
 
 

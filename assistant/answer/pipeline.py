@@ -188,6 +188,31 @@ def _search_and_decide(form: Form, *, retriever: Retriever, k: int,
     return Searched(retrieval, filters, len(sides), verdict)
 
 
+def _made_from_collection(question: str, said: Form, history: Sequence[Turn], *,
+                          retriever: Retriever, filters: Filters | None, k: int
+                          ) -> Answer | None:
+    """An answer made from the collection rather than searched for the question: what it
+    holds ("How many papers are there?"), a topic over the years ("how has work on X changed
+    since 2011?"), the papers like one paper ("papers similar to Gaitor", "more like [2]",
+    "more like this"); None for any other question."""
+    if not said.follow_up and collection_ask.read(question):
+        return collection_answer(question, venue_years=retriever.index().venue_years(),
+                                 chinese=is_chinese(question))
+    picked = bool(filters and filters.paper_ids)
+    over_years = None if said.follow_up or said.cjk or picked else trend_ask.read(question)
+    if over_years is not None:
+        return over_the_years(question, over_years, retriever=retriever, filters=filters)
+    like = None if said.cjk or picked else similar_ask.read(question)
+    paper = None
+    if like:  # a paper named by its title or its name (or its number in the previous answer)
+        paper = retriever.paper_titled(numbered_paper(like, history) or like, named=True,
+                                       prefix=True)
+    elif like == "" and history:  # "more like this": the previous answer's paper
+        paper = retriever.paper_titled(answered_paper(history) or "")
+    return None if paper is None else like_this(paper, question, retriever=retriever,
+                                                k=max(k, SIMILAR_K))
+
+
 async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k: int = 6,
                   filters: Filters | None = None, history: Sequence[Turn] = (),
                   infer_filters: bool = True, ground: bool = True) -> AsyncIterator[Event]:
@@ -200,34 +225,12 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     # a turn that asked nothing ("thanks") is no part of what a follow-up refers back to
     history = [turn for turn in history if not asks_nothing(turn[0])]
     said = parse(question, history)  # the question's form: read once, handed down
-    if not said.follow_up and collection_ask.read(question):  # "How many papers are there?"
-        result = collection_answer(question, venue_years=retriever.index().venue_years(),
-                                   chinese=is_chinese(question))
-        result.timings["total_ms"] = (time.perf_counter() - t0) * 1000
-        yield Delta(result.text)
-        yield Finished(result)
-        return
-    over_years = (None if said.follow_up or said.cjk or (filters and filters.paper_ids)
-                  else trend_ask.read(question))
-    if over_years is not None:  # "how has work on X changed since 2011?": a trend, not papers
-        result = over_the_years(question, over_years, retriever=retriever, filters=filters)
-        result.timings["total_ms"] = (time.perf_counter() - t0) * 1000
-        yield Delta(result.text)
-        yield Finished(result)
-        return
-    like = None if said.cjk or (filters and filters.paper_ids) else similar_ask.read(question)
-    paper = None
-    if like:  # "papers similar to Gaitor": a paper named by its title or its name (or its
-        # number in the previous answer: "more like [2]")
-        paper = retriever.paper_titled(numbered_paper(like, history) or like, named=True,
-                                       prefix=True)
-    elif like == "" and history:  # "more like this": the previous answer's paper
-        paper = retriever.paper_titled(answered_paper(history) or "")
-    if paper is not None:  # answered as `assistant similar` lists them
-        result = like_this(paper, question, retriever=retriever, k=max(k, SIMILAR_K))
-        result.timings["total_ms"] = (time.perf_counter() - t0) * 1000
-        yield Delta(result.text)
-        yield Finished(result)
+    made = _made_from_collection(question, said, history, retriever=retriever,
+                                 filters=filters, k=k)
+    if made is not None:  # what the collection holds, a topic over the years, papers like one
+        made.timings["total_ms"] = (time.perf_counter() - t0) * 1000
+        yield Delta(made.text)
+        yield Finished(made)
         return
     field = None if said.follow_up or said.cjk or (filters and filters.paper_ids) \
         else field_ask.read(question)

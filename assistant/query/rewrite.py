@@ -38,7 +38,6 @@ __all__ = ["Turn", "answered_paper", "dangling_references", "heuristic", "number
            "previous_paper", "with_llm"]
 
 
-
 def heuristic(form: Form, history: Sequence[Turn]) -> str:
     """A follow-up gets the previous turn's topic appended: the papers its answer named, or,
     for "what about X?" (the previous question asked again of X), that question's words."""

@@ -36,14 +36,8 @@ NOT_ASKED = ["How many papers on bandits are there?", "How many papers study dif
 
 
 @pytest.fixture(scope="module")
-def retriever(tmp_path_factory, embedder):
-    from assistant.index.store import PaperStore
-    from assistant.search.retrieval import Retriever
-
-    store = PaperStore(collection="venues", embedder=embedder,
-                       path=tmp_path_factory.mktemp("venues"), create=True)
-    store.ingest(PAPERS, source="test:venues")
-    return Retriever(store=store)
+def retriever(module_retriever_over):
+    return module_retriever_over(PAPERS, collection="venues")
 
 
 def test_questions_about_the_collection_are_read_and_others_are_not():

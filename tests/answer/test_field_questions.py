@@ -74,14 +74,8 @@ ASKED = {
 
 
 @pytest.fixture(scope="module")
-def retriever(tmp_path_factory, embedder):
-    from assistant.index.store import PaperStore
-    from assistant.search.retrieval import Retriever
-
-    store = PaperStore(collection="fields", embedder=embedder,
-                       path=tmp_path_factory.mktemp("fields"), create=True)
-    store.ingest([*FEDERATED, *OTHERS], source="test:fields")
-    return Retriever(store=store)
+def retriever(module_retriever_over):
+    return module_retriever_over([*FEDERATED, *OTHERS], collection="fields")
 
 
 def _ask(question, retriever, embedder):

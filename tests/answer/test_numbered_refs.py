@@ -45,14 +45,8 @@ LIST_Q = "Which papers study federated learning?"
 
 
 @pytest.fixture(scope="module")
-def retriever(tmp_path_factory, embedder):
-    from assistant.index.store import PaperStore
-    from assistant.search.retrieval import Retriever
-
-    store = PaperStore(collection="numbered", embedder=embedder,
-                       path=tmp_path_factory.mktemp("numbered"), create=True)
-    store.ingest(PAPERS, source="test:numbered")
-    return Retriever(store=store)
+def retriever(module_retriever_over):
+    return module_retriever_over(PAPERS, collection="numbered")
 
 
 def _listed(result) -> dict[int, str]:

@@ -43,14 +43,8 @@ ASKED = ["Who works on bandits?", "Who are the main researchers in bandits?",
 
 
 @pytest.fixture(scope="module")
-def retriever(tmp_path_factory, embedder):
-    from assistant.index.store import PaperStore
-    from assistant.search.retrieval import Retriever
-
-    store = PaperStore(collection="who", embedder=embedder,
-                       path=tmp_path_factory.mktemp("who"), create=True)
-    store.ingest([*BANDITS, *OTHERS], source="test:who")
-    return Retriever(store=store)
+def retriever(module_retriever_over):
+    return module_retriever_over([*BANDITS, *OTHERS], collection="who")
 
 
 def test_who_works_on_a_topic_is_read_and_one_papers_authors_are_not():
