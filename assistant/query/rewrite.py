@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from assistant.llm import prompts
 from assistant.query.followup_rules import ELLIPSES, dangling_references
 from assistant.query.form import Form, Turn
-from assistant.query.numbered import numbered_paper, with_titles
+from assistant.query.numbered import named, numbered_paper, with_titles
 from assistant.textutil import content_words, has_cjk
 
 if TYPE_CHECKING:
@@ -65,10 +65,12 @@ def previous_paper(form: Form, history: Sequence[Turn]) -> str | None:
     that paper alone. None for a question that stands alone, one that asks the previous
     question again of something else ("what about X?"), or after a list, a comparison or a
     near miss (no one paper to refer to). A paper named by its number in the previous answer
-    ("what data did [2] use?") is that paper, after a list too."""
-    numbered = numbered_paper(form.question, history)
-    if numbered or not history or not form.follow_up:
-        return numbered
+    ("what data did [2] use?") is that paper, after a list too; two named ("[1] vs [2]") are
+    no one paper, whatever the previous answer was about."""
+    if named(form.question, history):  # "what data did [2] use?", but "[1] vs [2]" is two
+        return numbered_paper(form.question, history)
+    if not history or not form.follow_up:
+        return None
     refs = dangling_references(form.question)
     if not refs or set(refs) <= ELLIPSES:
         return None

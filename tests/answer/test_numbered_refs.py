@@ -146,3 +146,14 @@ def test_a_trend_answers_papers_are_named_by_number_too():
             "**SimNet** (0.40, CORL 2021) [2].")
     assert numbered_paper("tell me more about [1]", [("q", said)]) == "Tactile transfer: a study"
     assert numbered_paper("and the second one?", [("q", said)]) == "SimNet"
+
+
+def test_two_numbered_papers_after_a_one_paper_answer_are_still_two(retriever, embedder):
+    """After "The most relevant paper is **A** [1] ... Also related: **B** [2]", "[1] vs [2]"
+    was pinned to A, the paper that answer was about: one paper, not a comparison."""
+    a, b = PAPERS[0], PAPERS[2]
+    said = (f"The most relevant paper is **{a.title}** (UAI 2019) [1]. Federated learning "
+            f"suffers from client drift. [1]\n\nAlso related: **{b.title}** [2].")
+    then = answer("[1] vs [2]", retriever=retriever, answerer=ExtractiveAnswerer(embedder=embedder),
+                  history=[("Which paper corrects client drift?", said)])
+    assert [c.paper.paper_id for c in then.citations[:2]] == [a.paper_id, b.paper_id], then.text
