@@ -234,13 +234,13 @@ def _named(paper: Paper) -> dict[str, Any]:
 
 def _spans(years: Sequence[int]) -> str:
     """Years as runs: 2011, 2013–2015."""
-    out: list[str] = []
+    runs: list[list[int]] = []
     for y in sorted(set(years)):
-        if out and out[-1].split("–")[-1] == str(y - 1):
-            out[-1] = f"{out[-1].split('–')[0]}–{y}"
+        if runs and runs[-1][1] == y - 1:
+            runs[-1][1] = y
         else:
-            out.append(str(y))
-    return ", ".join(out)
+            runs.append([y, y])
+    return ", ".join(str(a) if a == b else f"{a}–{b}" for a, b in runs)
 
 
 def collection_answer(question: str, *, venue_years: dict[tuple[str, int], int],
@@ -250,7 +250,7 @@ def collection_answer(question: str, *, venue_years: dict[tuple[str, int], int],
     total = sum(venue_years.values())
     by_venue: dict[str, dict[int, int]] = {}
     for (venue, year), n in venue_years.items():
-        by_venue.setdefault(venue, {})[year] = by_venue.get(venue, {}).get(year, 0) + n
+        by_venue.setdefault(venue, {})[year] = n
     years = [y for (_, y) in venue_years if y]
     span = (f"{min(years)}–{max(years)}" if min(years) < max(years) else str(years[0])) \
         if years else ""
@@ -261,12 +261,12 @@ def collection_answer(question: str, *, venue_years: dict[tuple[str, int], int],
             if span else ""
         lines = [f"This collection holds **{total:,}** papers{when}:"]
     lines.append("")
-    if set(by_venue) == {""} and not years:  # a list that names no venue or year (bio)
+    unnamed = set(by_venue) == {""} and not years  # a list that names no venue or year (bio)
+    if unnamed:
         lines.append("- 论文列表没有给出会议或年份" if chinese else
                      "- the paper list gives no venue or year")
-    for venue, counts in sorted(by_venue.items(), key=lambda kv: -sum(kv[1].values())):
-        if set(by_venue) == {""} and not years:
-            break
+    for venue, counts in [] if unnamed else sorted(by_venue.items(),
+                                                     key=lambda kv: -sum(kv[1].values())):
         n = sum(counts.values())
         known = [y for y in counts if y]
         name = venue.upper() if venue else ("未注明会议" if chinese else "no venue given")

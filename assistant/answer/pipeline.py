@@ -23,7 +23,12 @@ from typing import Any
 
 from assistant.answer.extractive import LIST_K, near_miss_text
 from assistant.answer.framing import Framing, for_form
-from assistant.answer.listing import collection_answer
+from assistant.answer.listing import (
+    collection_answer,
+    ordered_answer,
+    similar_answer,
+    trend_answer,
+)
 from assistant.answer.llm_answerer import LLMAnswerer
 from assistant.answer.outcome_gate import OutcomeGate
 from assistant.answer.types import Answer, Answerer, Delta, Event, Finished, Phase, Retrieved, Turn
@@ -449,7 +454,6 @@ def _ground(result: Answer, retriever: Retriever) -> None:
 def like_this(paper: Paper, question: str, *, retriever: Retriever, k: int) -> Answer:
     """The papers most like ``paper`` (search/similar.py, as ``assistant similar`` lists them),
     as an answer (answer/listing.py)."""
-    from assistant.answer.listing import similar_answer
     from assistant.search.similar import similar
 
     found = similar(paper.abstract, retriever=retriever, k=k, exclude=[paper.paper_id],
@@ -464,7 +468,6 @@ def over_the_years(question: str, ask: trend_ask.TrendAsk, *, retriever: Retriev
     """A question about a topic over the years, answered by ``answer.trend``: the chart and
     the periods' papers (answer/listing.py). A venue the collection holds, named in the topic
     ("bandits at COLT") or given as a filter, counts that venue's papers only."""
-    from assistant.answer.listing import ordered_answer, trend_answer
     from assistant.answer.trend import trend
 
     venues, _ = retriever.facets()

@@ -86,8 +86,3 @@ def with_titles(question: str, history: Sequence[Turn]) -> str:
         found = _cited(m, history)
         return f"“{found}”" if found else m.group(0)
     return _NUMBERED.sub(title, question)
-
-
-def names_a_number(question: str) -> bool:
-    """Does the question name a paper by a number ("[9]", "the second one")?"""
-    return bool(_NUMBERED.search(question))
