@@ -84,7 +84,7 @@ _BOTH = re.compile(r"^both\s+", re.IGNORECASE)
 _VERSUS_WORDS = 3  # "fixed confidence versus fixed budget" is a setting, not two papers
 _ASKED = re.compile(r"(?<![\w-])(?:how|what|which|where|when|why|does|do|did|is|are|each|both|"
                     r"neither|either|these|those|two|their|they|compare|comparing|contrast|explain|"
-                    r"describe|share|i|i'm|me|give|remember|recall|trying|looking|there)"
+                    r"describe|share|i'm|i|me|give|remember|recall|trying|looking|there)"
                     r"(?![\w-])", re.IGNORECASE)
 _CONTEXT_WORDS = 25  # a longer opening is a question of its own, not a shared clause
 

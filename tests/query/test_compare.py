@@ -206,3 +206,11 @@ def test_a_head_said_once_belongs_to_both_sides(form):
     for a, b in THINGS:
         got = sides(form.format(a=a, b=b))
         assert got is not None and got[0] == a, got
+
+
+def test_a_shared_clause_in_the_first_person_keeps_none_of_its_asking_words():
+    got = sides("I'm looking at two results on how far sample averages stray: one pins down the "
+                "best confidence width under a finite moment, the other studies the largest "
+                "deviation across dependent sequences. Which closes the gap?")
+    assert got is not None and "sample averages" in got[0] and "sample averages" in got[1]
+    assert not any("'m" in side or "looking" in side for side in got), got
