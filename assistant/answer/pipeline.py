@@ -40,7 +40,7 @@ from assistant.judge.relevance import Relevance
 from assistant.paper import Paper
 from assistant.query import aspects, collection_ask, field_ask, similar_ask, trend_ask
 from assistant.query.followup import LEANS, probability
-from assistant.query.form import Form, parse
+from assistant.query.form import Form, asking, parse
 from assistant.query.rewrite import answered_paper, needs_llm, numbered_paper, previous_paper
 from assistant.search import query_filters
 from assistant.search.compared import lead_with_sides
@@ -116,6 +116,8 @@ def searched(question: str, search_query: str, *, retriever: Retriever, k: int =
         form = replace(form, terms=terms)
     if form.cjk and form.follow_up and search_query != question:  # the title rides along
         form = replace(form, own=retriever.english(question)[0])
+    if (ask := asking(question)) and not form.ask:
+        form = replace(form, ask=retriever.english(ask)[0] if form.cjk else ask)
     retriever.check_filters(filters)  # the user's own filters; inferred ones always match
     explicit = filters
     if infer_filters:

@@ -86,6 +86,10 @@ class Form:
     # who works on a topic ("Who works on bandits?", query/field_ask.py): its list names each
     # paper's authors, and those on several of its papers
     who: bool = False
+    # the sentence that asks, in English, of a question that first describes its paper in
+    # sentences of its own ("有篇论文 ...。找出这些候选中心需要多少时间？"): its words say which
+    # sentence of the paper answers, the description's only which paper it is (``asking``)
+    ask: str = ""
 
     @property
     def read_as(self) -> str:
@@ -133,6 +137,18 @@ def new_topic(question: str, turn: Turn) -> bool:
         return False
     before = {stem(w) for w in content_words(" ".join(turn))} | _ANY_PAPER
     return not {stem(w) for w in said} & before
+
+
+# where a Chinese sentence ends ("。", "？", "；"), or an English one before a capital (never
+# inside "U.S. Census")
+_SENTENCE_END = re.compile(r"(?<=[。！？；])|(?<=[a-z0-9)\]][.!?;])\s+(?=[A-Z\u4e00-\u9fff])")
+
+
+def asking(question: str) -> str:
+    """The last sentence of a question of several ("A paper does X. What did it find?"): the
+    one that asks; "" for a question of one sentence."""
+    parts = [p.strip() for p in _SENTENCE_END.split(question.strip()) if p.strip(" 。？！；.?!;")]
+    return parts[-1] if len(parts) > 1 else ""
 
 
 def parse(question: str, history: Sequence[Turn] = ()) -> Form:

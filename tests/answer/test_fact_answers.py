@@ -4,10 +4,11 @@ a question is asked an aspect ("what data ...?") only when it asks one."""
 import pytest
 
 from assistant.answer.extractive import ExtractiveAnswerer
+from assistant.answer.pipeline import answer
 from assistant.paper import Paper
 from assistant.query import answer_type
 from assistant.query.aspects import asked
-from assistant.query.form import of
+from assistant.query.form import asking, of
 from assistant.search.retrieval import RetrievedPaper
 
 
@@ -156,3 +157,47 @@ def test_the_answer_quotes_what_is_asked_beyond_the_papers_name(embedder: object
         of("What does the streaming flow policy for robot control sample from instead of "
            "pure noise?"), [RetrievedPaper(STREAM_PAPER, 1.0, 1)])
     assert "narrow Gaussian" in text
+
+
+@pytest.mark.parametrize(("question", "ask"), [
+    ("有篇论文给出了一个新的误差下界。这个新下界是什么？", "这个新下界是什么？"),
+    ("A paper seeds k-means robustly. How long does finding the centers take?",
+     "How long does finding the centers take?"),
+    ("What did the U.S. Census survey find?", ""),  # an abbreviation ends no sentence
+    ("How long does finding the centers take?", ""),  # one sentence: it asks itself
+    ("找出这些候选中心需要多少时间？", ""),
+])
+def test_the_sentence_that_asks(question: str, ask: str) -> None:
+    assert asking(question) == ask
+
+
+# Every sentence but one shares the description's words or holds a figure; only the last
+# says how long finding the centers takes
+SEEDING = Paper(
+    paper_id="seed", title="Robust seeding for k-means clustering with outliers",
+    abstract="Seeding k-means with D2 sampling is sensitive to outliers in the data. We "
+    "propose a robust seeding that mixes D2 sampling with uniform sampling to pick O(k) "
+    "candidate centers for k-means. Among the candidate centers, k centers give a constant "
+    "approximation of the robust k-means cost. Our seeding discards at most 2 times more "
+    "points than the outliers of the optimal robust clustering. Finding the candidate centers "
+    "takes O(ndk) time.", venue="Test", year=2020)
+OTHER_PAPERS = [Paper(paper_id=f"o{i}", title=t, abstract=a, venue="Test", year=2020)
+                for i, (t, a) in enumerate([
+                    ("Spectral clustering of graphs", "We cluster graphs by their Laplacian "
+                     "eigenvectors and prove recovery of planted partitions."),
+                    ("Private synthetic data", "We generate differentially private synthetic "
+                     "data in the hypercube with near-optimal Wasserstein accuracy."),
+                    ("Online logistic regression", "We derive regret lower bounds for online "
+                     "logistic regression under norm constraints.")])]
+
+
+def test_a_chinese_question_is_answered_from_the_sentence_its_last_sentence_asks_about(
+        retriever_over, embedder) -> None:
+    """A Chinese question that describes its paper, then asks one thing of it, quotes the
+    sentence that answers what it asks, not those that match the description."""
+    retriever = retriever_over([SEEDING, *OTHER_PAPERS])
+    got = answer("有篇论文提出对离群点鲁棒的 k-means 初始化，混合 D2 采样和均匀采样来选出候选中心。"
+                 "找出这些候选中心需要多少时间？", retriever=retriever,
+                 answerer=ExtractiveAnswerer(embedder=embedder))
+    assert got.citations and got.citations[0].paper.paper_id == "seed", got.text
+    assert "O(ndk)" in got.text, got.text
