@@ -145,10 +145,13 @@ _SENTENCE_END = re.compile(r"(?<=[。！？；])|(?<=[a-z0-9)\]][.!?;])\s+(?=[A-
 
 
 def asking(question: str) -> str:
-    """The last sentence of a question of several ("A paper does X. What did it find?"): the
-    one that asks; "" for a question of one sentence."""
+    """The sentence that asks, of a question of several: the last that ends in a question mark
+    ("A paper does X. What did it find?", "Which board did it top? The driving one with sensor
+    fusion."), else the last; "" for a question of one sentence."""
     parts = [p.strip() for p in _SENTENCE_END.split(question.strip()) if p.strip(" 。？！；.?!;")]
-    return parts[-1] if len(parts) > 1 else ""
+    if len(parts) < 2:
+        return ""
+    return next((p for p in reversed(parts) if p.endswith(("?", "？"))), parts[-1])
 
 
 def parse(question: str, history: Sequence[Turn] = ()) -> Form:

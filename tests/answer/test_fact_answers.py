@@ -163,6 +163,9 @@ def test_the_answer_quotes_what_is_asked_beyond_the_papers_name(embedder: object
     ("有篇论文给出了一个新的误差下界。这个新下界是什么？", "这个新下界是什么？"),
     ("A paper seeds k-means robustly. How long does finding the centers take?",
      "How long does finding the centers take?"),
+    ("Which leaderboard did it top? The driving one with sensor fusion.",
+     "Which leaderboard did it top?"),
+    ("它在哪个排行榜上排名第一？就是那篇做自动驾驶传感器融合的。", "它在哪个排行榜上排名第一？"),
     ("What did the U.S. Census survey find?", ""),  # an abbreviation ends no sentence
     ("How long does finding the centers take?", ""),  # one sentence: it asks itself
     ("找出这些候选中心需要多少时间？", ""),
