@@ -82,11 +82,37 @@ _PATTERNS: list[tuple[Aspect | None, re.Pattern[str]]] = [
         rf"{_ASKS}(?:summari[sz]e|review|survey|overview|outline)\s+(?:the\s+)?(?:existing\s+|"
         rf"current\s+|main\s+|prior\s+|previous\s+)?{_WORK}\s+(?:on|in|about|for|into|"
         rf"regarding)\s+(?P<t>.+)$", re.IGNORECASE)),
+    # "Summarize the bandit papers from COLT 2023", "Review the federated learning literature"
+    (None, re.compile(
+        rf"{_ASKS}(?:summari[sz]e|review|survey|outline|go\s+over|walk\s+me\s+through)\s+"
+        rf"(?:the\s+|all\s+(?:of\s+)?(?:the\s+)?)(?P<t>.+?)\s+(?:papers|work|research|"
+        rf"literature|studies)(?P<r>\s+(?:from|at|in|published|since|between)\s+.+)?$",
+        re.IGNORECASE)),
     (None, re.compile(
         rf"{_ASKS}(?:give\s+(?:me\s+)?|provide\s+)?(?:an?\s+|a\s+short\s+|a\s+brief\s+)?"
         rf"(?:overview|summary|survey|review|introduction|lay\s+of\s+the\s+land)\s+(?:of|on|for)"
         rf"\s+(?:the\s+)?(?:(?:work|research|literature|papers)\s+(?:on|in|about)\s+|"
         rf"(?:field|area|topic)\s+of\s+)?(?P<t>.+)$", re.IGNORECASE)),
+    # where to start reading: "I'm new to PAC-Bayes. Where should I start?", "Which paper should
+    # I read first to understand conformal prediction?", "a good introduction to causal
+    # discovery": the topic's papers, best first
+    (None, re.compile(
+        r"^(?:i'?m|i\s+am)\s+(?:new|a\s+newcomer)\s+to\s+(?P<t>[^.,;!?]+?)\s*[.,;!]\s*(?:where|"
+        r"what|which|how|any|can|could)\b.*$", re.IGNORECASE)),
+    (None, re.compile(
+        r"^(?:which|what)\s+(?:papers?|work|works)\s+(?:should|would|could|do\s+you\s+suggest|"
+        r"would\s+you\s+recommend)\s*(?:i|one|a\s+beginner|a\s+newcomer)?\s+read\s+(?:first\s+)?"
+        r"(?:to\s+(?:understand|learn(?:\s+about)?|get\s+into|get\s+started\s+(?:with|in|on))|on|"
+        r"about|for|in)\s+(?P<t>.+)$", re.IGNORECASE)),
+    (None, re.compile(
+        r"^where\s+(?:should|do|can|could|would)\s+(?:i|one|a\s+beginner)\s+(?:start|begin)\s+"
+        r"(?:with|on|in|reading\s+(?:about|on)|learning\s+(?:about)?)\s+(?P<t>.+)$",
+        re.IGNORECASE)),
+    (None, re.compile(
+        rf"{_ASKS}(?:(?:is\s+there|are\s+there|what\s+(?:is|are)|which\s+(?:is|are))\s+)?"
+        r"(?:an?\s+|any\s+|some\s+)?(?:good\s+|gentle\s+|accessible\s+)?(?:introduction|intro|"
+        r"starting\s+point|entry\s+point|first\s+read)s?\s+(?:to|for|on|into)\s+(?P<t>.+)$",
+        re.IGNORECASE)),
     (None, re.compile(
         r"^(?:what\s+is|what's|what\s+are)\s+(?:the\s+)?(?:current\s+)?(?:state\s+of\s+the\s+art|"
         r"sota|state\s+of\s+research|landscape)\s+(?:in|on|of|for)\s+(?P<t>.+)$", re.IGNORECASE)),
@@ -109,9 +135,12 @@ _WHO = [
                rf"written)|are\s+(?:working|active))\s+(?:on|about|in)\s+(?P<t>.+)$",
                re.IGNORECASE),
 ]
-# a topic that points back at a paper ("its challenges", "the method's data") is no field's
-_BACK = re.compile(r"^(?:its|their|this|that|the\s+(?:paper|method|model|approach|work|"
-                   r"authors?)|the\s+proposed)\b", re.IGNORECASE)
+# a topic that points back at a paper ("its challenges", "the method's data") or at an answer's
+# papers ("the two papers", "the above papers", "the first three papers") is no field's
+_BACK = re.compile(r"^(?:its|their|this|that|these|those|the\s+(?:paper|method|model|approach|"
+                   r"work|authors?)|the\s+proposed|(?:two|three|four|five|both|first|second|"
+                   r"third|last|above|previous|cited|listed|same|other|remaining)(?![\w-]))",
+                   re.IGNORECASE)
 
 
 def read(question: str) -> FieldAsk | None:
@@ -126,7 +155,7 @@ def read(question: str) -> FieldAsk | None:
         m = pattern.match(q)
         if not m or _BACK.match(m.group("t")):
             continue
-        topic = topic_of(m.group("t"))
+        topic = topic_of(m.group("t") + (m.groupdict().get("r") or ""))
         if a_topic(topic):
             return FieldAsk(topic, aspect)
     return None

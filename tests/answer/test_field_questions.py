@@ -69,6 +69,9 @@ ASKED = {
              "What are the standard benchmarks for federated learning?"],
     "overview": ["Give me an overview of federated learning",
                  "Summarize the work on federated learning",
+                 "Summarize the federated learning papers",
+                 "I'm new to federated learning. Where should I start?",
+                 "Which paper should I read first to understand federated learning?",
                  "What is the state of the art in federated learning?"],
 }
 
@@ -142,7 +145,11 @@ def test_a_question_about_one_paper_is_no_field_question():
                      "Which paper discusses the challenges of training GANs?",
                      "Which paper proposes a benchmark for few-shot learning?",
                      "What are the open problems in their approach?",
-                     "What is the state of the art?"]:
+                     "What is the state of the art?", "Summarize the two papers",
+                     "Summarize these papers", "Summarize the above papers",
+                     "Summarize the IPMark paper", "Where should I start?",
+                     "I'm new to this. Where should I start?", "Is there an introduction to it?",
+                     "Which paper should I read first?"]:
         assert field_ask.read(question) is None, question
 
 
@@ -156,6 +163,16 @@ def test_what_a_field_question_asks_of_each_paper_is_read():
         field_ask.FieldAsk("imitation learning")
     assert read("What has been done on neural architecture search?") == field_ask.FieldAsk(
         "neural architecture search")
+    # the topic before "papers", and where they appeared, which the filters then read
+    assert read("Summarize the bandit papers from COLT 2023") == field_ask.FieldAsk(
+        "bandit from COLT 2023")
+    assert read("Review the offline RL literature") == field_ask.FieldAsk("offline RL")
+    for where_to_start in ["Where should I start with causal discovery?",
+                           "Is there a good introduction to causal discovery?",
+                           "What papers would you recommend I read on causal discovery?"]:
+        assert read(where_to_start) == field_ask.FieldAsk("causal discovery"), where_to_start
+    # a numeral inside a topic is no pointer to an answer's papers
+    assert read("What are the open problems in two-player games?").topic == "two-player games"
 
 
 def test_recent_work_on_a_topic_asks_for_its_newest_papers():

@@ -156,6 +156,7 @@ def test_a_chinese_answer_frames_in_chinese_and_quotes_the_abstract_as_written(b
 
 def test_a_chinese_list_question_lists_in_chinese(bundled_store):
     assert is_list_question("有哪些论文是关于量化的？") and is_list_question("我想找量化方面的研究")
+    assert is_list_question("有哪些关于机器人抓取的论文？")  # "哪些" far from "论文"
     assert not is_list_question("有没有关于大语言模型水印的论文？")
     result = _ask(bundled_store, "有哪些论文是关于量化的？")
     assert result.outcome == "answered" and len(result.citations) >= 2
