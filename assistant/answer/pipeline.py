@@ -38,7 +38,14 @@ from assistant.judge import answerability, evidence, grounding, introduces
 from assistant.judge.decision import DECIDE_OVER, Verdict, asks_llm, decide, settle, weighed
 from assistant.judge.relevance import Relevance
 from assistant.paper import Paper
-from assistant.query import aspects, collection_ask, field_ask, similar_ask, trend_ask
+from assistant.query import (
+    aspects,
+    collection_ask,
+    field_ask,
+    numbered,
+    similar_ask,
+    trend_ask,
+)
 from assistant.query.followup import LEANS, probability
 from assistant.query.form import Form, asking, parse
 from assistant.query.rewrite import answered_paper, needs_llm, numbered_paper, previous_paper
@@ -187,7 +194,7 @@ def _search_and_decide(form: Form, *, retriever: Retriever, k: int,
                                        filters=filters, k=k, lead=introduces.side_lead)
     verdict = decide(form, retrieval.papers, index=retriever.index(), sides=sides,
                      multilingual=retrieval.multilingual,
-                     picked=bool(filters and filters.paper_ids))
+                     picked=bool(filters and filters.paper_ids) and not form.sifts)
     if form.by_author:  # every one of the author's papers, newest first, whatever it matched
         verdict = replace(verdict, relevance=verdict.relevance.scoped(
             [rp.paper.paper_id for rp in retrieval.papers]))
@@ -239,11 +246,21 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
         yield Delta(made.text)
         yield Finished(made)
         return
-    field = None if said.follow_up or said.cjk or (filters and filters.paper_ids) \
+    sift = None if filters and filters.paper_ids else numbered.among(question, history)
+    sifted = [p.paper_id for t in (sift[1] if sift else [])
+              if (p := retriever.paper_titled(t, named=True)) is not None]
+    field = None if said.follow_up or said.cjk or sift or (filters and filters.paper_ids) \
         else field_ask.read(question)
     pinned = None
-    if field is not None:  # "What are the open problems in X?": the papers on X, searched and
-        # judged on X alone, each quoted on what is asked of it (below)
+    if sift and len(sifted) >= 2:  # "which of them use X?": the previous answer's papers,
+        # each judged on X, listed when on it (none may be)
+        search_query = question = sift[0]
+        form = replace(parse(question).searched_as(question), listing=True, survey=True,
+                       sifts=len(sifted))
+        filters = replace(filters or Filters(), paper_ids=sifted)
+        k = max(k, len(sifted))
+    elif field is not None:  # "What are the open problems in X?": the papers on X, searched
+        # and judged on X alone, each quoted on what is asked of it (below)
         search_query = field.topic
         form = parse(field.topic).searched_as(field.topic)
     else:
@@ -261,7 +278,8 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
                 filters = replace(filters or Filters(), paper_ids=[paper.paper_id])
     found = searched(field.topic if field else question, search_query, retriever=retriever,
                      k=k, filters=filters, infer_filters=infer_filters, form=form)
-    back = None if pinned or field else read_back(said, found, history, retriever=retriever)
+    back = None if pinned or field or form.sifts else read_back(said, found, history,
+                                                                retriever=retriever)
     if back is not None:  # "What's the solver called?" after an answer about a SAT solver
         found = searched(question, search_query, retriever=retriever, k=k,
                          filters=replace(filters or Filters(), paper_ids=[back]),

@@ -120,6 +120,10 @@ def decide(form: Form, papers: Sequence[RetrievedPaper], *, index: Any,
             # a comparison one of whose sides the collection holds is no off-domain question:
             # a near miss, naming the closest paper to each side
             decision = replace(decision, outcome="near_miss")
+    if form.sifts and decision.outcome == "refused" and papers:
+        # "which of them ...?" asks about papers listed before: none may be on it, but the
+        # question is about them, never off-domain (the closest of them are named)
+        decision = replace(decision, outcome="near_miss")
     if form.asks_nothing or (not (multilingual or picked or form.cjk) and form.contentless):
         # "the", "what is it?", "word word word": nothing to search for. The verifier, trained
         # on real questions, scores such input high (0.9+) against any paper: never answered

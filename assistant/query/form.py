@@ -90,6 +90,9 @@ class Form:
     # sentences of its own ("有篇论文 ...。找出这些候选中心需要多少时间？"): its words say which
     # sentence of the paper answers, the description's only which paper it is (``asking``)
     ask: str = ""
+    # how many papers of a recent answer the question sifts ("which of them use domain
+    # randomization?", query/numbered.py ``among``): searched among those alone, and judged
+    sifts: int = 0
 
     @property
     def read_as(self) -> str:

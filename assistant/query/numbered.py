@@ -86,3 +86,50 @@ def with_titles(question: str, history: Sequence[Turn]) -> str:
         found = _cited(m, history)
         return f"“{found}”" if found else m.group(0)
     return _NUMBERED.sub(title, question)
+
+
+# a recent answer's papers taken as a set the question sifts: "which of them use domain
+# randomization?", "do any of these need labels?", "among those, which run on real robots?",
+# "其中哪些用了域随机化？", "这些论文中哪些需要标注数据？"
+_SET = (r"(?:(?:these|those)\s+(?:papers|works|ones|results|methods|approaches|studies)|"
+        r"the\s+(?:papers|ones|results)(?:\s+(?:above|you\s+(?:listed|found|cited|named|"
+        r"mentioned)))?|them|these|those|the\s+above)")
+_AMONG = re.compile(
+    r"^(?:(?:and|so|ok(?:ay)?|now|then)[,\s]+)?(?:"
+    rf"(?:which|what)\s+(?:ones?\s+)?of\s+{_SET}|"
+    rf"(?:do|does|did|are|is|were|was|have|has|can|could)\s+any\s+(?:one\s+)?of\s+{_SET}|"
+    rf"(?:among|of)\s+{_SET}(?=\s*,?\s*(?:which|what|do|does|are|is|how)\b)|"
+    r"(?:which|what)\s+(?:of\s+)?(?:these|those)\s+(?:papers|works|ones|methods|approaches|"
+    r"studies))(?![\w-])\s*,?\s*"
+    r"|^(?:其中|(?:这|那)(?:些|几篇)(?:论文|工作|文章|研究)?(?:中|里|当中|之中)|它们(?:中|里|当中|之中))",
+    re.IGNORECASE)
+# "which of these two ...", "which of these is a method and which a testbed: A, or B?": two
+# papers compared, not a list sifted
+_TWO = re.compile(r"(?:two|both)\b", re.IGNORECASE)
+_COMPARES = re.compile(r"\b(?:and|or|while|whereas)\s+which\b|:", re.IGNORECASE)
+_LISTED = re.compile(r"^- (\*\*.*)$", re.MULTILINE)  # a list's line: "- **T** [2]: ..."
+# what is left to ask once the set is named: "which use X" -> "use X", "哪些用了X" -> "用了X"
+_ASKING_WORD = re.compile(r"^(?:(?:which|what)(?:\s+ones?)?|do\s+any|does\s+any|are\s+any|is\s+"
+                          r"any|how\s+many)\s+|^(?:有哪些|哪些|哪几篇|哪篇|有没有|是否有|有)",
+                          re.IGNORECASE)
+
+
+def among(question: str, history: Sequence[Turn]) -> tuple[str, list[str]] | None:
+    """What a question asks of a recent answer's papers as a set ("which of them use domain
+    randomization?" -> "use domain randomization"), and the titles of the papers a recent
+    answer listed, in its order: the latest of the last ``NUMBERED_TURNS`` answers that listed
+    two or more, a line each (its "possibly related too" papers are no part of the list; an
+    answer about one paper that mentions others as "also related" lists none). None for any
+    other question, one that asks nothing more ("which of them?"), or no such answer."""
+    m = _AMONG.match(question.strip())
+    if m is None or _TWO.match(question.strip()[m.end():]) or _COMPARES.search(question):
+        return None  # "Which of these is a method and which a testbed: A or B?" compares two
+    rest = _ASKING_WORD.sub("", question.strip()[m.end():].lstrip(" ,，")).strip(" ?？。.")
+    if not rest:
+        return None
+    for _, said in reversed(history[-NUMBERED_TURNS:]):
+        listed = [m.group(1) for line in _LISTED.findall(said)
+                  if (m := _CITED.match(line)) is not None]
+        if len(listed) >= 2:
+            return rest, list(dict.fromkeys(listed))
+    return None

@@ -1,0 +1,142 @@
+"""A question that sifts the papers an answer listed ("Which of them use domain randomization?",
+"Do any of these need demonstrations?", "其中哪些在真实机器人上测试过？") is searched among those
+papers alone, each judged on what is asked; it was rewritten with the list's first two titles
+and searched across the collection, and said nothing here was about it."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from assistant.answer.extractive import ExtractiveAnswerer
+from assistant.answer.pipeline import answer
+from assistant.paper import Paper
+from assistant.query.numbered import among
+
+SIM2REAL = [
+    Paper("s-dr", "Randomized physics for sim-to-real transfer of legged locomotion",
+          "Policies trained in simulation often fail on real legged robots. We transfer a "
+          "locomotion policy from simulation to a real quadruped by domain randomization of "
+          "friction, mass and motor strength during training.", ["A. One"], "CoRL", 2021),
+    Paper("s-sysid", "Active system identification for sim-to-real transfer",
+          "The gap between simulation and reality limits transfer of robot policies. We "
+          "identify simulator parameters from a few real trajectories with active exploration, "
+          "then fine-tune the policy in the calibrated simulator.", ["B. Two"], "CoRL", 2022),
+    Paper("s-diff", "Differentiable simulation for sim-to-real locomotion control",
+          "We learn a locomotion controller entirely within a differentiable simulator and "
+          "transfer it from simulation to a real robot, using analytic gradients of smooth "
+          "contact dynamics.", ["C. Three"], "CoRL", 2023),
+    Paper("s-human", "Sim-to-real transfer with human corrections",
+          "Robot policies trained in simulation are corrected online by a human operator "
+          "during real-world execution, and the corrections close the sim-to-real gap for "
+          "contact-rich assembly.", ["D. Four"], "CoRL", 2024),
+]
+OTHERS = [
+    # about domain randomization, but not about sim-to-real transfer: never in the first list
+    Paper("o-dr-vision", "Domain randomization of textures for object detection",
+          "We train an object detector on synthetic images whose textures, lighting and "
+          "backgrounds are randomized, and study which randomizations matter for accuracy.",
+          ["E. Five"], "ACML", 2020),
+    Paper("o-bandit", "Regret bounds for contextual bandits with knapsacks",
+          "We prove regret bounds for contextual bandits under global budget constraints.",
+          ["F. Six"], "COLT", 2019),
+    Paper("o-gp", "Sparse Gaussian processes for streaming data",
+          "We update a sparse Gaussian process posterior online as data arrive.",
+          ["G. Seven"], "UAI", 2019),
+]
+LISTED = {p.paper_id for p in SIM2REAL}
+FIRST = "Which papers study sim-to-real transfer for robots?"
+
+
+@pytest.fixture(scope="module")
+def retriever(module_retriever_over):
+    return module_retriever_over([*SIM2REAL, *OTHERS], collection="sift")
+
+
+def _ask(question, retriever, embedder, history=()):
+    return answer(question, retriever=retriever, answerer=ExtractiveAnswerer(embedder=embedder),
+                  history=list(history))
+
+
+@pytest.fixture(scope="module")
+def first(retriever, embedder):
+    result = _ask(FIRST, retriever, embedder)
+    assert len(_listed(result) & LISTED) >= 3, result.text
+    return result
+
+
+def _listed(result) -> set[str]:
+    """The papers the answer lists, a line each (not its "possibly related too" ones)."""
+    by_n = {c.n: c.paper.paper_id for c in result.citations}
+    return {by_n[int(n)] for n in re.findall(r"^- \*\*.+?\*\* \[(\d+)\]", result.text,
+                                             re.MULTILINE)}
+
+
+@pytest.mark.parametrize("question", [
+    "Which of them use domain randomization?",
+    "Which of these papers use domain randomization?",
+    "Among those, which use domain randomization?",
+    "Do any of them use domain randomization?",
+])
+def test_which_of_them_is_answered_from_the_listed_papers_alone(question, first, retriever,
+                                                                 embedder):
+    result = _ask(question, retriever, embedder, [(FIRST, first.text)])
+    listed = _listed(first)
+    cited = [c.paper.paper_id for c in result.citations]
+    assert result.search_query == "use domain randomization"
+    assert result.outcome == "answered", result.text
+    assert cited and cited[0] == "s-dr", result.text  # the listed paper that randomizes
+    assert set(cited) <= listed, result.text  # never the detector paper, which the list lacked
+
+
+def test_what_none_of_the_listed_papers_is_about_is_said_so(first, retriever, embedder):
+    result = _ask("Which of them prove regret bounds for contextual bandits?", retriever,
+                  embedder, [(FIRST, first.text)])
+    listed = _listed(first)
+    assert result.outcome != "answered", result.text
+    assert result.text.startswith("None of the"), result.text
+    assert {c.paper.paper_id for c in result.citations} <= listed  # not the bandit paper
+
+
+def test_a_chinese_question_sifts_the_list_too(first, retriever, embedder):
+    result = _ask("其中哪些用了域随机化？", retriever, embedder, [(FIRST, first.text)])
+    listed = _listed(first)
+    cited = [c.paper.paper_id for c in result.citations]
+    assert cited and set(cited) <= listed, result.text
+
+
+@pytest.mark.parametrize(("question", "rest"), [
+    ("Which of them use domain randomization?", "use domain randomization"),
+    ("Do any of these need human demonstrations?", "need human demonstrations"),
+    ("Among those, which run on real robots?", "run on real robots"),
+    ("Of these, how many use transformers?", "use transformers"),
+    ("Which of these papers report results on hardware?", "report results on hardware"),
+    ("其中哪些用了域随机化？", "用了域随机化"),
+    ("这些论文中哪些需要标注数据？", "需要标注数据"),
+])
+def test_what_a_sifting_question_asks_is_read(question, rest):
+    said = ("- **Paper A** [1]: a.\n- **Paper B** [2]: b.\n\nPossibly related too (not as "
+            "sure): **Paper C** [3].")
+    assert among(question, [("q", said)]) == (rest, ["Paper A", "Paper B"])  # not "possibly"
+
+
+@pytest.mark.parametrize("question", [
+    "Which of them?",  # asks nothing more
+    "Which one uses RL?",
+    "Which of the two-stage methods works best?",
+    "Which paper uses domain randomization?",
+    "这些学到的分组还能用在下游任务上吗？",  # "these learned groupings": one paper's
+    "Which of these is a method and which a testbed: imitating human play from one video, or "
+    "an emulator interface for console games?",  # a comparison of two described papers
+    "Which of these two gives a regret bound?",
+])
+def test_other_questions_sift_nothing(question):
+    said = "- **Paper A** [1]: a.\n- **Paper B** [2]: b."
+    assert among(question, [("q", said)]) is None
+
+
+def test_an_answer_about_one_paper_is_no_list_to_sift():
+    said = ("The most relevant paper is **Paper A** [1]. It does x. [1]\n\nAlso related: "
+            "**Paper B** [2].")
+    assert among("Which of them use domain randomization?", [("q", said)]) is None
