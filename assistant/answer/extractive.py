@@ -255,7 +255,7 @@ def near_miss_text(form: Form, sources: Sequence[RetrievedPaper], *, embedder: E
     say = for_form(form)
     head = (say.nothing_both if sides else say.nothing_here).format(asked=quoted(form.question))
     if form.sifts:  # "which of them use X?": none of the previous answer's papers is on X
-        head = say.nothing_sifted.format(m=form.sifts, asked=quoted(form.question))
+        head = say.nothing_sifted.format(asked=quoted(form.question))
     if missing:
         head = say.not_introduced.format(missing=missing)
     if across_languages:  # matched by multilingual-e5: less sure than a match of words
@@ -328,7 +328,7 @@ class ExtractiveAnswerer:
                 head = (say.listing_author if len(sources) > 1 else say.listing_author_one
                         ).format(n=len(sources), author=form.by_author)
             elif form.sifts:  # "which of them use X?": of the previous answer's papers
-                head = say.listing_sifted.format(n=len(sources), m=form.sifts)
+                head = say.listing_sifted.format(n=len(sources))
             else:
                 head = (say.listing_more if len(sources) >= self.list_hint_at
                         else say.listing).format(n=len(sources))

@@ -35,8 +35,9 @@ class Framing:
     listing_author_one: str  # {author}: the one paper of an author
     nothing_here: str  # {asked}
     # a question that sifts the {m} papers a recent answer listed ("which of them use X?")
-    listing_sifted: str  # {n} {m}
-    nothing_sifted: str  # {m} {asked}
+    sifted_note: str  # {m}: what was searched, before any answer to such a question
+    listing_sifted: str  # {n}
+    nothing_sifted: str  # {asked}
     nothing_both: str  # {asked}: a comparison, neither side's paper sure (closest to each first)
     not_introduced: str  # {missing}
     across_languages: str  # {asked}: a near miss matched by multilingual-e5, not by its words
@@ -74,8 +75,9 @@ ENGLISH = Framing(
     listing_author_one="1 paper by {author} in the collection:",
     nothing_here="Nothing in this collection is about “{asked}”. The closest papers, none of "
                  "which answers it:",
-    listing_sifted="{n} of the {m} papers listed before bear on this, best first:",
-    nothing_sifted="None of the {m} papers listed before is about “{asked}”. The closest of them:",
+    sifted_note="(Searched only the {m} papers listed before.)",
+    listing_sifted="{n} of them bear on this, best first:",
+    nothing_sifted="None of them is about “{asked}”. The closest of them:",
     nothing_both=("No two papers in this collection clearly match both sides of “{asked}”. The "
                   "closest to each side first, then the next closest:"),
     not_introduced=("No paper in this collection introduces {missing}: it is not in this "
@@ -125,8 +127,9 @@ CHINESE = Framing(
     listing_author="本文集中 {author} 的论文有 {n} 篇，由新到旧：",
     listing_author_one="本文集中 {author} 的论文有 1 篇：",
     nothing_here="本文集中没有论文是关于“{asked}”的。最接近的几篇（都不能回答这个问题）：",
-    listing_sifted="前面列出的 {m} 篇论文中有 {n} 篇与此相关，按相关程度排列：",
-    nothing_sifted="前面列出的 {m} 篇论文都不是关于“{asked}”的。其中最接近的几篇：",
+    sifted_note="（只在前面列出的 {m} 篇论文中查找。）",
+    listing_sifted="其中有 {n} 篇与此相关，按相关程度排列：",
+    nothing_sifted="其中没有论文是关于“{asked}”的。最接近的几篇：",
     nothing_both="本文集中没有两篇论文能明确对应“{asked}”的两方。先列出与每一方最接近的论文，再列其次接近的：",
     not_introduced="本文集中没有论文提出 {missing}。最接近的几篇（都不是关于它的）：",
     across_languages=("本文集中没有论文明确对应“{asked}”：离线跨语言匹配时没有哪一篇特别"

@@ -298,6 +298,8 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
              "filters_read": {**found.applied, **found.dropped},
              "filters_dropped": found.dropped}
     note = query_filters.notice(found.applied, found.dropped, chinese=is_chinese(question))
+    if form.sifts:  # "which of them ...?": said before any answer, one paper's too
+        note = " ".join(filter(None, [for_form(form).sifted_note.format(m=form.sifts), note]))
     # "reinforcment lerning": say how the user's own words were read (search/spelling.py;
     # a follow-up's search query also carries the previous paper's title)
     read_as, respelt = found.respelt

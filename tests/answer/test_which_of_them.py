@@ -10,6 +10,7 @@ import re
 import pytest
 
 from assistant.answer.extractive import ExtractiveAnswerer
+from assistant.answer.framing import CHINESE, ENGLISH
 from assistant.answer.pipeline import answer
 from assistant.paper import Paper
 from assistant.query.numbered import among
@@ -86,6 +87,7 @@ def test_which_of_them_is_answered_from_the_listed_papers_alone(question, first,
     cited = [c.paper.paper_id for c in result.citations]
     assert result.search_query == "use domain randomization"
     assert result.outcome == "answered", result.text
+    assert result.text.startswith(f"(Searched only the {len(listed)} papers listed before.)")
     assert cited and cited[0] == "s-dr", result.text  # the listed paper that randomizes
     assert set(cited) <= listed, result.text  # never the detector paper, which the list lacked
 
@@ -95,7 +97,8 @@ def test_what_none_of_the_listed_papers_is_about_is_said_so(first, retriever, em
                   embedder, [(FIRST, first.text)])
     listed = _listed(first)
     assert result.outcome != "answered", result.text
-    assert result.text.startswith("None of the"), result.text
+    assert result.text.startswith(f"(Searched only the {len(listed)} papers listed before.)")
+    assert "None of them is about “prove regret bounds for contextual bandits”" in result.text
     assert {c.paper.paper_id for c in result.citations} <= listed  # not the bandit paper
 
 
@@ -103,6 +106,7 @@ def test_a_chinese_question_sifts_the_list_too(first, retriever, embedder):
     result = _ask("其中哪些用了域随机化？", retriever, embedder, [(FIRST, first.text)])
     listed = _listed(first)
     cited = [c.paper.paper_id for c in result.citations]
+    assert result.text.startswith(f"（只在前面列出的 {len(listed)} 篇论文中查找。）"), result.text
     assert cited and set(cited) <= listed, result.text
 
 
@@ -140,3 +144,16 @@ def test_an_answer_about_one_paper_is_no_list_to_sift():
     said = ("The most relevant paper is **Paper A** [1]. It does x. [1]\n\nAlso related: "
             "**Paper B** [2].")
     assert among("Which of them use domain randomization?", [("q", said)]) is None
+
+
+@pytest.mark.parametrize("say", [ENGLISH, CHINESE])
+def test_a_near_miss_names_no_list_to_sift(say):
+    """The closest papers to something none is about are no list a later "which of them"
+    sifts: it looks back to the list before."""
+    lines = "\n\n- **Paper C** [1]: c.\n- **Paper D** [2]: d."
+    listed = "- **Paper A** [1]: a.\n- **Paper B** [2]: b."
+    for head in (say.nothing_here.format(asked="x"), say.nothing_sifted.format(asked="x"),
+                 say.nothing_both.format(asked="x"), say.not_introduced.format(missing="x")):
+        history = [("q1", listed), ("q2", head + lines)]
+        assert among("Which of them use domain randomization?", history) == (
+            "use domain randomization", ["Paper A", "Paper B"]), head
