@@ -254,9 +254,9 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     pinned = None
     if sift and len(sifted) >= 2:  # "which of them use X?": the previous answer's papers,
         # each judged on X, listed when on it (none may be)
-        search_query = question = sift[0]
-        form = replace(parse(question).searched_as(question), listing=True, survey=True,
-                       sifts=len(sifted))
+        search_query = sift[0]
+        form = replace(parse(search_query).searched_as(search_query), listing=True,
+                       survey=True, sifts=len(sifted))
         filters = replace(filters or Filters(), paper_ids=sifted)
         k = max(k, len(sifted))
     elif field is not None:  # "What are the open problems in X?": the papers on X, searched
@@ -276,8 +276,9 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
             paper = retriever.paper_titled(pinned)
             if paper is not None:
                 filters = replace(filters or Filters(), paper_ids=[paper.paper_id])
-    found = searched(field.topic if field else question, search_query, retriever=retriever,
-                     k=k, filters=filters, infer_filters=infer_filters, form=form)
+    found = searched(field.topic if field else search_query if form.sifts else question,
+                     search_query, retriever=retriever, k=k, filters=filters,
+                     infer_filters=infer_filters, form=form)
     back = None if pinned or field or form.sifts else read_back(said, found, history,
                                                                 retriever=retriever)
     if back is not None:  # "What's the solver called?" after an answer about a SAT solver
@@ -310,7 +311,7 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     llm_near = asks_llm(verdict, reads_near_misses=answerer.reads_near_misses) and bool(
         retrieval.papers)
     if decision.outcome != "answered" and not llm_near:
-        result = _unanswered(form, retrieval, retriever=retriever,
+        result = _unanswered(form, retrieval, question=question, retriever=retriever,
                              answerer=answerer, timings=timings, relevance=rel.to_dict(),
                              leads=leads, **extra)
         result.text = lead + result.text
@@ -373,8 +374,9 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
         relevance = {**relevance, "relevant": settled.relevant,
                      **({"relevant_papers": len(citations)} if settled.relevant else {})}
     if settled.llm == "none":  # the model read the sources and says none answers
-        result = _unanswered(form, retrieval, retriever=retriever, answerer=answerer,
-                             timings=timings, relevance=relevance, leads=leads, **extra)
+        result = _unanswered(form, retrieval, question=question, retriever=retriever,
+                             answerer=answerer, timings=timings, relevance=relevance,
+                             leads=leads, **extra)
         yield Delta(result.text)  # the notice was streamed before the model's answer
         result.text = lead + result.text
         if ground:
@@ -435,12 +437,13 @@ def read_back(said: Form, found: Searched, history: Sequence[Turn], *,
                                                 stats) else None
 
 
-def _unanswered(form: Form, retrieval: Retrieval, *, retriever: Retriever,
+def _unanswered(form: Form, retrieval: Retrieval, *, question: str, retriever: Retriever,
                 answerer: Answerer, leads: int = 0, **fields: Any) -> Answer:
     """A near miss (``fields["outcome"]``) names the closest papers, cited like any claim (a
     comparison's: the closest to each side first, its ``leads``); a refusal says what to do.
-    Neither calls an LLM (``near_miss_text`` composes offline)."""
-    question = form.question
+    Neither calls an LLM (``near_miss_text`` composes offline). ``question``: as the user
+    asked it (the answer's, kept in the chat's history); what is said to be missing is the
+    form's (a field's topic, what a sifting turn asks)."""
     # a Chinese query left untranslated (nothing in it the dictionaries know) reads no
     # English sentence: say so rather than name unrelated papers
     unreadable = has_cjk(form.query) and not (answerer.multilingual or retrieval.multilingual)
@@ -455,9 +458,9 @@ def _unanswered(form: Form, retrieval: Retrieval, *, retriever: Retriever,
     else:
         n = retriever.index().paper_count if retrieval.papers else 0
         say = for_form(form)
-        text = (say.nothing_asked.format(asked=quoted(question)) if form.asks_nothing
+        text = (say.nothing_asked.format(asked=quoted(form.question)) if form.asks_nothing
                 else say.unreadable if unreadable
-                else say.refusal.format(n=n, asked=quoted(question)))
+                else say.refusal.format(n=n, asked=quoted(form.question)))
         citations = []
     return Answer(question, text, answerer.backend, answerer.model, citations,
                   retrieval.papers, True, **fields)

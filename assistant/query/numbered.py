@@ -134,8 +134,8 @@ def among(question: str, history: Sequence[Turn]) -> tuple[str, list[str]] | Non
     for _, said in reversed(history[-NUMBERED_TURNS:]):
         if _NEAR_MISS.search(said):  # the closest papers to something none is about
             continue
-        listed = [m.group(1) for line in _LISTED.findall(said)
-                  if (m := _CITED.match(line)) is not None]
+        listed = [c.group(1) for line in _LISTED.findall(said)
+                  if (c := _CITED.match(line)) is not None]
         if len(listed) >= 2:
             return rest, list(dict.fromkeys(listed))
     return None

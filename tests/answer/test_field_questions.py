@@ -190,3 +190,12 @@ def test_recent_work_on_a_topic_asks_for_its_newest_papers():
 def test_a_request_verb_inside_a_topic_is_a_noun_of_it(topic):
     assert names_a_topic(topic)
     assert not names_a_topic("search " + topic)
+
+
+def test_a_field_question_nothing_here_is_about_keeps_the_question_as_asked(retriever, embedder):
+    """The chat keeps each answer's question as its history (and shows it when a chat is
+    reopened): the question asked, never the topic it was searched as."""
+    question = "What are the open problems in protein structure prediction?"
+    result = _ask(question, retriever, embedder)
+    assert result.outcome != "answered", result.text
+    assert result.question == question

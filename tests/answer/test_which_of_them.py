@@ -86,6 +86,7 @@ def test_which_of_them_is_answered_from_the_listed_papers_alone(question, first,
     listed = _listed(first)
     cited = [c.paper.paper_id for c in result.citations]
     assert result.search_query == "use domain randomization"
+    assert result.question == question  # as asked: the chat's history keeps it
     assert result.outcome == "answered", result.text
     assert result.text.startswith(f"(Searched only the {len(listed)} papers listed before.)")
     assert cited and cited[0] == "s-dr", result.text  # the listed paper that randomizes
@@ -99,6 +100,7 @@ def test_what_none_of_the_listed_papers_is_about_is_said_so(first, retriever, em
     assert result.outcome != "answered", result.text
     assert result.text.startswith(f"(Searched only the {len(listed)} papers listed before.)")
     assert "None of them is about “prove regret bounds for contextual bandits”" in result.text
+    assert result.question == "Which of them prove regret bounds for contextual bandits?"
     assert {c.paper.paper_id for c in result.citations} <= listed  # not the bandit paper
 
 
