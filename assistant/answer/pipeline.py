@@ -249,7 +249,7 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     sift = None if filters and filters.paper_ids else numbered.among(question, history)
     sifted = [p.paper_id for t in (sift[1] if sift else [])
               if (p := retriever.paper_titled(t, named=True)) is not None]
-    field = None if said.follow_up or said.cjk or sift or (filters and filters.paper_ids) \
+    field = None if said.follow_up or said.cjk or (filters and filters.paper_ids) \
         else field_ask.read(question)
     pinned = None
     if sift and len(sifted) >= 2:  # "which of them use X?": the previous answer's papers,
