@@ -143,6 +143,14 @@ def _english_words() -> frozenset[str]:
         return frozenset()
 
 
+def _listed(word: str) -> bool:
+    """Does CC-CEDICT's English list the word (loaded only when a word none of the
+    collection's chunks holds has a respelling: a few questions in a thousand)?"""
+    from assistant.search.translate import lexicon
+
+    return word in lexicon().english
+
+
 def best_first(papers: Sequence[RetrievedPaper]) -> list[RetrievedPaper]:
     """Papers as they are shown (``search``, ``ask --json`` ``papers``): by the decision's 0-1
     estimate as shown (``SHOWN_DECIMALS``), best first, a tie in retrieval order; those it did
@@ -282,7 +290,7 @@ class Retriever:
             return 0 if rows is None else len(rows)
 
         return respelt(query, stems=lambda word: tokenize([word])[0], chunks_with=chunks_with,
-                       writes=index.writes, words=_english_words())
+                       writes=index.writes, words=_english_words(), listed=_listed)
 
     def papers(self, ids: list[str]) -> list[Paper]:
         """The paper records of these ids, in that order: read from the index, or from the

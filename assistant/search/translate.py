@@ -121,6 +121,13 @@ class Lexicon(Mapping[str, tuple[str, ...]]):
     def __iter__(self) -> Iterator[str]:
         return iter(dict.fromkeys([*self._glossary, *self._raw]))
 
+    @functools.cached_property
+    def english(self) -> frozenset[str]:
+        """Every English word CC-CEDICT's definitions use, in lower case (49k: "tonal",
+        "garnet", "catchy"; spelling.py reads a word listed here as a word, not a typo)."""
+        return frozenset(w.lower() for fields in self._raw.values() for rest in fields
+                         for w in re.findall(r"[A-Za-z]+", rest))
+
     def __len__(self) -> int:
         return len(set(self._glossary) | set(self._raw))
 
