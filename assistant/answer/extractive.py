@@ -367,7 +367,8 @@ class ExtractiveAnswerer:
             best = sorted(stating, key=lambda s: -s.score)[: self.max_sentences]
             chosen[0] = sorted(best, key=lambda s: s.index)  # the sentences that state it
         # hedged: the decision is not sure this paper is the one asked about
-        opening = say.closest_match if hedged else say.most_relevant
+        opening = say.closest_match if hedged else say.one_sifted if form.sifts else \
+            say.most_relevant  # "which of them use X?": one of the papers listed before
         parts = [opening.format(title=top.paper.display_title, where=where)]
         parts += [f"{_quote(s.text)} [1]" for s in chosen[0]]
         return self._also_related(" ".join(parts), sources, say)

@@ -37,6 +37,7 @@ class Framing:
     # a question that sifts the {m} papers a recent answer listed ("which of them use X?")
     sifted_note: str  # {m}: what was searched, before any answer to such a question
     listing_sifted: str  # {n}
+    one_sifted: str  # {title} {where}: the one of them that bears on it
     nothing_sifted: str  # {asked}
     nothing_both: str  # {asked}: a comparison, neither side's paper sure (closest to each first)
     not_introduced: str  # {missing}
@@ -77,6 +78,7 @@ ENGLISH = Framing(
                  "which answers it:",
     sifted_note="(Searched only the {m} papers listed before.)",
     listing_sifted="{n} of them bear on this, best first:",
+    one_sifted="One of them bears on this: **{title}**{where} [1].",
     nothing_sifted="None of them is about “{asked}”. The closest of them:",
     nothing_both=("No two papers in this collection clearly match both sides of “{asked}”. The "
                   "closest to each side first, then the next closest:"),
@@ -129,6 +131,7 @@ CHINESE = Framing(
     nothing_here="本文集中没有论文是关于“{asked}”的。最接近的几篇（都不能回答这个问题）：",
     sifted_note="（只在前面列出的 {m} 篇论文中查找。）",
     listing_sifted="其中有 {n} 篇与此相关，按相关程度排列：",
+    one_sifted="其中有一篇与此相关：**{title}**{where} [1]。",
     nothing_sifted="其中没有论文是关于“{asked}”的。最接近的几篇：",
     nothing_both="本文集中没有两篇论文能明确对应“{asked}”的两方。先列出与每一方最接近的论文，再列其次接近的：",
     not_introduced="本文集中没有论文提出 {missing}。最接近的几篇（都不是关于它的）：",

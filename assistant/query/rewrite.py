@@ -29,10 +29,11 @@ if TYPE_CHECKING:
 _BOLD = re.compile(r"\*\*([^*]{3,200})\*\*")  # the titles an answer names
 # how the offline answerer opens a one-paper answer, in English or Chinese (answer/framing.py)
 ONE_PAPER = ("The most relevant paper is", "The closest match is", "The abstract of",
-             "最相关的论文", "最接近的是")
+             "One of them bears on this:", "最相关的论文", "最接近的是", "其中有一篇与此相关")
 # how it opens a near miss ("nothing here is about it; the closest papers are ...")
 NEAR_MISS = ("Nothing in this collection is about", "No paper in this collection introduces",
-             "No paper here clearly matches", "本文集中没有论文")
+             "No paper here clearly matches", "None of them is about", "本文集中没有论文",
+             "其中没有论文")
 
 __all__ = ["Turn", "answered_paper", "dangling_references", "heuristic", "numbered_paper",
            "previous_paper", "with_llm"]
@@ -51,9 +52,10 @@ def heuristic(form: Form, history: Sequence[Turn]) -> str:
     refs = dangling_references(question) or ["no topic of its own"]
     asked = prev_q if has_cjk(prev_q) else " ".join(content_words(prev_q)) or prev_q
     titles = _BOLD.findall(prev_a)[:2]
-    if prev_a.startswith(ONE_PAPER):  # its "Also related" papers are not what it was about
+    opening = _opening(prev_a)
+    if opening.startswith(ONE_PAPER):  # its "Also related" papers are not what it was about
         titles = titles[:1]
-    if prev_a.startswith(NEAR_MISS):  # its papers were said not to be it: what was asked is
+    if opening.startswith(NEAR_MISS):  # its papers were said not to be it: what was asked is
         titles = []
     topic = asked if set(refs) <= ELLIPSES or not titles else " ".join(titles)
     return f"{question} {topic}".strip()
@@ -87,6 +89,13 @@ def answered_paper(history: Sequence[Turn]) -> str | None:
                     if part.startswith(ONE_PAPER)), "")
     titles = _BOLD.findall(opening)
     return titles[0] if titles else None
+
+
+def _opening(answer: str) -> str:
+    """How an answer opens, after the notes before it ("(Read as ...)", "(Searched only the 9
+    papers listed before.)")."""
+    parts = answer.split("\n\n")
+    return next((part for part in parts if not part.startswith(("(", "（"))), "")
 
 
 def needs_llm(form: Form) -> bool:

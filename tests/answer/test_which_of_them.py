@@ -159,3 +159,56 @@ def test_a_near_miss_names_no_list_to_sift(say):
         history = [("q1", listed), ("q2", head + lines)]
         assert among("Which of them use domain randomization?", history) == (
             "use domain randomization", ["Paper A", "Paper B"]), head
+
+
+@pytest.mark.parametrize(("question", "head"), [
+    ("Which of them are corrected online by a human operator?",
+     "One of them bears on this: **Sim-to-real transfer with human corrections**"),
+    ("其中哪些由人工操作员在线纠正？",
+     "其中有一篇与此相关：**Sim-to-real transfer with human corrections**"),
+])
+def test_a_sift_down_to_one_paper_names_it_as_one_of_them(question, head, first, retriever,
+                                                           embedder):
+    """One listed paper bears on it: named as one of those listed, not as "the most relevant
+    paper" of the collection, which was not searched."""
+    result = _ask(question, retriever, embedder, [(FIRST, first.text)])
+    assert "s-human" in _listed(first)
+    assert result.outcome == "answered", result.text
+    assert [c.paper.paper_id for c in result.citations][:1] == ["s-human"], result.text
+    assert result.text.split("\n\n")[1].startswith(head), result.text
+    assert "most relevant" not in result.text and "最相关" not in result.text
+
+
+def test_a_follow_up_after_a_sift_down_to_one_paper_stays_with_it(first, retriever, embedder):
+    """"How do they close the gap?" after "One of them bears on this: **T** [1]" is about T,
+    though the answer opens with the note of what was searched."""
+    sift = "Which of them are corrected online by a human operator?"
+    one = _ask(sift, retriever, embedder, [(FIRST, first.text)])
+    assert one.text.split("\n\n")[1].startswith("One of them bears on this:"), one.text
+    after = _ask("What kind of tasks did they test it on?", retriever, embedder,
+                 [(FIRST, first.text), (sift, one.text)])
+    assert [c.paper.paper_id for c in after.citations] == ["s-human"], after.text
+
+
+@pytest.mark.parametrize("say", [ENGLISH, CHINESE])
+def test_what_a_follow_up_after_a_note_refers_to_is_read_past_the_note(say):
+    """An answer that opens with a note ("(Searched only the 4 papers listed before.)",
+    "(Read as ...)") is read by how its answer opens: a follow-up after one paper named is about
+    that paper, not its "also related" ones; after the closest papers to something none is
+    about, about none of them."""
+    from assistant.query.form import parse
+    from assistant.query.rewrite import heuristic, previous_paper
+
+    note = say.sifted_note.format(m=4)
+    one = (f"{note}\n\n{say.one_sifted.format(title='Paper A', where='')} a. [1]"
+           f"{say.also_related.format(papers='**Paper B** [2]')}")
+    for opening in (one, one.replace(note, "(Read as “x”.)")):
+        history = [("Which of them use x?", opening)]
+        form = parse("How robust is it to attacks?", history)
+        assert previous_paper(form, history) == "Paper A"
+        assert "Paper B" not in heuristic(form, history)
+    none = (f"{note}\n\n{say.nothing_sifted.format(asked='x')}\n\n- **Paper C** [1]: c.\n"
+            f"- **Paper D** [2]: d.")
+    history = [("Which of them use x?", none)]
+    rewritten = heuristic(parse("what data did they use?", history), history)
+    assert "Paper C" not in rewritten and "Paper D" not in rewritten, rewritten
