@@ -41,6 +41,7 @@ class Framing:
     nothing_sifted: str  # {asked}
     nothing_both: str  # {asked}: a comparison, neither side's paper sure (closest to each first)
     not_introduced: str  # {missing}
+    side_not_introduced: str  # {missing}: a comparison's named method no paper introduces
     across_languages: str  # {asked}: a near miss matched by multilingual-e5, not by its words
     side_by_side: str
     side_by_side_closest: str  # a comparison not sure of each side's paper
@@ -82,6 +83,8 @@ ENGLISH = Framing(
     nothing_sifted="None of them is about “{asked}”. The closest of them:",
     nothing_both=("No two papers in this collection clearly match both sides of “{asked}”. The "
                   "closest to each side first, then the next closest:"),
+    side_not_introduced=("(No paper in this collection introduces {missing}: that side is the "
+                         "closest paper found, which uses or mentions it.)"),
     not_introduced=("No paper in this collection introduces {missing}: it is not in this "
                     "collection. The closest papers, none of which is about it:"),
     across_languages=("No paper here clearly matches “{asked}”: matched across languages "
@@ -135,6 +138,8 @@ CHINESE = Framing(
     nothing_sifted="其中没有论文是关于“{asked}”的。最接近的几篇：",
     nothing_both="本文集中没有两篇论文能明确对应“{asked}”的两方。先列出与每一方最接近的论文，再列其次接近的：",
     not_introduced="本文集中没有论文提出 {missing}。最接近的几篇（都不是关于它的）：",
+    side_not_introduced=("（本文集中没有论文提出 {missing}：那一方列出的是找到的最接近的论文，"
+                         "它用到或提到了它。）"),
     across_languages=("本文集中没有论文明确对应“{asked}”：离线跨语言匹配时没有哪一篇特别"
                       "突出。用英文提问可以直接匹配摘要原文（或配置 LLM 端点来翻译问题）。"
                       "最接近的几篇："),

@@ -301,6 +301,9 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     note = query_filters.notice(found.applied, found.dropped, chinese=is_chinese(question))
     if form.sifts:  # "which of them ...?": said before any answer, one paper's too
         note = " ".join(filter(None, [for_form(form).sifted_note.format(m=form.sifts), note]))
+    if leads and decision.missing and decision.outcome == "answered":  # "Compare PPO and SAC"
+        note = " ".join(filter(None, [note, for_form(form).side_not_introduced.format(
+            missing=decision.missing)]))
     # "reinforcment lerning": say how the user's own words were read (search/spelling.py;
     # a follow-up's search query also carries the previous paper's title)
     read_as, respelt = found.respelt

@@ -1,0 +1,69 @@
+"""A comparison of two named methods ("Compare PPO and SAC") where no paper of the collection
+introduces one of them lines up, for that side, a paper that only uses or mentions it: the
+answer says so, and is not sure, instead of presenting it as the method's paper."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.answer.extractive import ExtractiveAnswerer
+from assistant.answer.pipeline import answer
+from assistant.paper import Paper
+
+FOO = Paper("p-foo", "FOO: fast orthogonal optimization for deep networks",
+            "We propose FOO, an optimizer for deep networks that keeps each layer's update "
+            "orthogonal to its weights. FOO trains residual networks faster than momentum "
+            "methods on image classification.", ["A. One"], "UAI", 2021)
+USES = Paper("p-uses", "Contrastive pretraining of encoders for visual control",
+             "Learning control from pixels is sample-inefficient. We pretrain an image encoder "
+             "with a contrastive loss and plug it into BARX, a standard off-policy actor-critic "
+             "baseline, which then reaches better returns on continuous control suites.",
+             ["B. Two"], "CoRL", 2022)
+OWN = Paper("p-barx", "BARX: off-policy maximum-entropy actor-critic",
+            "We introduce BARX, an off-policy actor-critic algorithm that maximises expected "
+            "return together with the policy's entropy, which makes learning stable and sample "
+            "efficient on continuous control.", ["C. Three"], "CoRL", 2021)
+OTHER = [
+    Paper("p-gp", "Sparse Gaussian processes for streaming data",
+          "We update a sparse Gaussian process posterior online as data arrive.", ["D. Four"],
+          "UAI", 2019),
+    Paper("p-bandit", "Regret bounds for contextual bandits with knapsacks",
+          "We prove regret bounds for contextual bandits under global budget constraints.",
+          ["E. Five"], "COLT", 2019),
+    Paper("p-grasp", "Learning to grasp transparent objects from depth",
+          "We train a grasping policy that completes missing depth of transparent objects.",
+          ["F. Six"], "CoRL", 2023),
+]
+QUESTION = "Compare FOO and BARX"
+
+
+@pytest.fixture(scope="module")
+def without_own(module_retriever_over):
+    return module_retriever_over([FOO, USES, *OTHER], collection="without")
+
+
+@pytest.fixture(scope="module")
+def with_own(module_retriever_over):
+    return module_retriever_over([FOO, USES, OWN, *OTHER], collection="with")
+
+
+def test_a_side_whose_method_no_paper_introduces_is_said_to_be_the_closest(without_own,
+                                                                          embedder):
+    result = answer(QUESTION, retriever=without_own, answerer=ExtractiveAnswerer(
+        embedder=embedder))
+    cited = [c.paper.paper_id for c in result.citations]
+    assert result.outcome == "answered", result.text
+    assert cited[:2] == ["p-foo", "p-uses"], result.text
+    assert result.text.startswith("(No paper in this collection introduces BARX: that side is "
+                                  "the closest paper found"), result.text
+    assert not result.confident
+    assert result.to_dict()["answerability"]["missing_method"] == "BARX"
+
+
+def test_a_side_whose_method_a_paper_introduces_is_that_paper(with_own, embedder):
+    result = answer(QUESTION, retriever=with_own, answerer=ExtractiveAnswerer(
+        embedder=embedder))
+    cited = [c.paper.paper_id for c in result.citations]
+    assert cited[:2] == ["p-foo", "p-barx"], result.text
+    assert "introduces" not in result.text, result.text
+    assert not result.to_dict()["answerability"]["missing_method"]
