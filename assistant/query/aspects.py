@@ -119,7 +119,11 @@ CHALLENGES = Aspect(
         r"little is known|poorly understood|however|(?:can|may|often|usually|typically) fail|"
         r"instabilit(?:y|ies)|(?:key|main|major|central|core|fundamental|important|open) "
         r"(?:problems?|questions?|issues?|difficult(?:y|ies))|an? (?:open|active) "
-        r"(?:problem|question|area))\b"),
+        r"(?:problem|question|area)|"
+        # a question put, the way an open problem's abstract puts it ("and ask whether it is
+        # possible to achieve sublinear regret with efficient algorithms", "we conjecture")
+        r"ask(?:s|ed)? (?:whether|if)|whether it is possible|conjectur\w*|(?:is|are) (?:still )?"
+        r"not known)\b"),
     name_zh="它指出的挑战或开放问题")
 # a question about which paper is about something names an aspect as its topic ("Which paper
 # proposes a benchmark for ...?"); it does not ask it of a paper

@@ -199,3 +199,19 @@ def test_a_field_question_nothing_here_is_about_keeps_the_question_as_asked(retr
     result = _ask(question, retriever, embedder)
     assert result.outcome != "answered", result.text
     assert result.question == question
+
+
+@pytest.mark.parametrize(("sentence", "states"), [
+    ("The authors provide one natural formulation as an online sparse regression problem with "
+     "squared loss, and ask whether it is possible to achieve sublinear regret with efficient "
+     "algorithms.", True),
+    ("We conjecture that the same rate holds for every smooth kernel.", True),
+    ("It is still not known whether the lower bound can be attained.", True),
+    ("We ask if a polynomial number of queries suffices.", True),
+    ("We propose a fast algorithm and evaluate it on CIFAR-10.", False),
+    ("It is possible to learn the model from a few samples, as we show.", False),
+])
+def test_a_question_an_open_problem_puts_states_a_challenge(sentence, states):
+    """An open problem's abstract names its problem by asking it ("ask whether it is possible
+    to ...", "we conjecture"), which the field's open-problems question quotes."""
+    assert bool(CHALLENGES.stated.search(sentence)) == states
