@@ -256,6 +256,8 @@ def near_miss_text(form: Form, sources: Sequence[RetrievedPaper], *, embedder: E
     head = (say.nothing_both if sides else say.nothing_here).format(asked=quoted(form.question))
     if form.sifts:  # "which of them use X?": none of the previous answer's papers is on X
         head = say.nothing_sifted.format(asked=quoted(form.question))
+    if form.both:  # "both differential privacy and bandits": no paper is about each
+        head = say.nothing_on_both.format(a=form.both[0], b=form.both[1])
     if missing:
         head = say.not_introduced.format(missing=missing)
     if across_languages:  # matched by multilingual-e5: less sure than a match of words

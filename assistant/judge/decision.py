@@ -135,6 +135,12 @@ def decide(form: Form, papers: Sequence[RetrievedPaper], *, index: Any,
     # outcome does (so `search --k 20` and `ask` cite alike)
     rel = judge(question, papers if form.listing else papers[:DECIDE_OVER],
                 verified=scores or None, v_list=cut.v_list)
+    if form.both and form.listing and not (multilingual or sides) and \
+            decision.outcome == "answered":
+        # "both differential privacy and bandits": every paper listed is about each part
+        rel = _on_both(rel, form.both, papers, answerability.stats_for(index))
+        if not rel.relevant_ids:
+            decision.outcome = "near_miss"
     introduced = False
     if not multilingual and not sides and form.introduces:
         # "which paper introduces Adam?": the paper that does, else the method is not here
@@ -172,6 +178,18 @@ def decide(form: Form, papers: Sequence[RetrievedPaper], *, index: Any,
     confident = decision.outcome == "answered" and (
         picked or introduced or listed or sure >= cut.sure) and not (sides and decision.missing)
     return Verdict(decision.outcome, decision, rel, scores, raw, confident)
+
+
+def _on_both(rel: Relevance, parts: Sequence[str], papers: Sequence[RetrievedPaper],
+             stats: answerability.TermStats) -> Relevance:
+    """The list's papers that are about each of ``parts`` (evidence.holds_each), its less
+    sure ones too; none relevant when no paper is."""
+    holds = dict(zip([rp.paper.paper_id for rp in papers],
+                     evidence.holds_each(parts, [rp.paper for rp in papers], stats), strict=True))
+    kept = [pid for pid in rel.relevant_ids if holds.get(pid)]
+    return replace(rel, relevant=bool(kept), relevant_ids=kept,
+                   close_ids=[pid for pid in rel.close_ids if holds.get(pid)],
+                   maybe_ids=[pid for pid in rel.maybe_ids if holds.get(pid)])
 
 
 def _named(side: str) -> list[str]:

@@ -65,6 +65,19 @@ def term_features(question: str, papers: Sequence[Paper], stats: Any) -> list[di
     return out
 
 
+# the share of each part's rare-term weight a paper of a list asking for two things at once
+# holds ("both differential privacy and bandits", query/conjunction.py). Not fitted: no dev
+# question but one asks for two things so; half, so a part's one rare word ("bandits") or most
+# of a longer part's weight must be there
+BOTH_SHARE = 0.5
+
+
+def holds_each(parts: Sequence[str], papers: Sequence[Paper], stats: Any) -> list[bool]:
+    """Does each of ``papers`` hold at least ``BOTH_SHARE`` of every part's rare-term weight?"""
+    shares = [[tf["wcov"] for tf in term_features(part, papers, stats)] for part in parts]
+    return [all(share[i] >= BOTH_SHARE for share in shares) for i in range(len(papers))]
+
+
 # ... of the most weight a paper weighed holds: a follow-up's own words ("During which period
 # did the number of infections grow?") are common in a field whose papers come in clusters, and
 # another paper of the cluster may hold a little more of them than the one asked about. Chosen on

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from assistant.query import numbered
 from assistant.query.aspects import Aspect, asked
 from assistant.query.compare import sides
+from assistant.query.conjunction import on_both
 from assistant.query.followup import is_follow_up
 from assistant.textutil import (
     asks_for_papers,
@@ -93,6 +94,9 @@ class Form:
     # how many papers of a recent answer the question sifts ("which of them use domain
     # randomization?", query/numbered.py ``among``): searched among those alone, and judged
     sifts: int = 0
+    # the two things a list asks its papers to be about at once ("both differential privacy
+    # and bandits", query/conjunction.py): each listed paper is about each (judge/decision.py)
+    both: tuple[str, str] | None = None
 
     @property
     def read_as(self) -> str:
@@ -165,10 +169,11 @@ def parse(question: str, history: Sequence[Turn] = ()) -> Form:
         question, history[-1]))
     follow_up = bool(history) and not nothing and not topic and is_follow_up(question,
                                                                              history[-1][0])
+    listing, both = topic or is_list_question(question), on_both(question)
     return Form(question=question, asks_nothing=nothing, follow_up=follow_up,
-                cjk=has_cjk(question), listing=topic or is_list_question(question),
+                cjk=has_cjk(question), listing=listing,
                 aspect=asked(question), survey=topic or asks_for_papers(question),
-                topic=topic)
+                topic=topic, both=both if listing else None)
 
 
 def of(question: str) -> Form:

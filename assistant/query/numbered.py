@@ -109,7 +109,8 @@ _TWO = re.compile(r"(?:two|both)\b", re.IGNORECASE)
 _COMPARES = re.compile(r"\b(?:and|or|while|whereas)\s+which\b|:", re.IGNORECASE)
 # a near miss's closest papers ("The closest papers, none of which answers it:", answer/
 # framing.py): no list a question sifts (tests/answer/test_which_of_them.py checks the heads)
-_NEAR_MISS = re.compile(r"none of which (?:answers it|is about it)|The closest of them:|"
+_NEAR_MISS = re.compile(r"none of which (?:answers it|is about it|is about both)|"
+                        r"The closest of them:|"
                         r"The closest to each side|最接近的几篇|先列出与每一方最接近的论文")
 _LISTED = re.compile(r"^- (\*\*.*)$", re.MULTILINE)  # a list's line: "- **T** [2]: ..."
 # what is left to ask once the set is named: "which use X" -> "use X", "哪些用了X" -> "用了X"

@@ -32,8 +32,8 @@ ONE_PAPER = ("The most relevant paper is", "The closest match is", "The abstract
              "One of them bears on this:", "最相关的论文", "最接近的是", "其中有一篇与此相关")
 # how it opens a near miss ("nothing here is about it; the closest papers are ...")
 NEAR_MISS = ("Nothing in this collection is about", "No paper in this collection introduces",
-             "No paper here clearly matches", "None of them is about", "本文集中没有论文",
-             "其中没有论文")
+             "No paper in this collection is about both", "No paper here clearly matches",
+             "None of them is about", "本文集中没有论文", "其中没有论文")
 
 __all__ = ["Turn", "answered_paper", "dangling_references", "heuristic", "numbered_paper",
            "previous_paper", "with_llm"]

@@ -155,7 +155,8 @@ def test_a_near_miss_names_no_list_to_sift(say):
     lines = "\n\n- **Paper C** [1]: c.\n- **Paper D** [2]: d."
     listed = "- **Paper A** [1]: a.\n- **Paper B** [2]: b."
     for head in (say.nothing_here.format(asked="x"), say.nothing_sifted.format(asked="x"),
-                 say.nothing_both.format(asked="x"), say.not_introduced.format(missing="x")):
+                 say.nothing_both.format(asked="x"), say.not_introduced.format(missing="x"),
+                 say.nothing_on_both.format(a="x", b="y")):
         history = [("q1", listed), ("q2", head + lines)]
         assert among("Which of them use domain randomization?", history) == (
             "use domain randomization", ["Paper A", "Paper B"]), head
