@@ -11,6 +11,7 @@ unfiltered top. The answerer only sees ``RetrievedPaper`` lists.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import re
 import time
@@ -144,11 +145,20 @@ def _english_words() -> frozenset[str]:
 
 
 def _listed(word: str) -> bool:
-    """Does CC-CEDICT's English list the word (loaded only when a word none of the
-    collection's chunks holds has a respelling: a few questions in a thousand)?"""
+    """Does an English dictionary list the word: Webster's Second (the ``english-words``
+    package's web2 list, 234k words) or CC-CEDICT's English glosses? Loaded only when a word
+    none of the collection's chunks holds has a respelling (a few questions in a thousand)."""
+    return word in _dictionary()
+
+
+@functools.cache
+def _dictionary() -> frozenset[str]:
+    from english_words import get_english_words_set
+
     from assistant.search.translate import lexicon
 
-    return word in lexicon().english
+    return frozenset(get_english_words_set(["web2"], lower=True, alpha=True)) | \
+        lexicon().english
 
 
 def best_first(papers: Sequence[RetrievedPaper]) -> list[RetrievedPaper]:

@@ -7,8 +7,9 @@ case (a capitalised word inside a question is a name: "Kaelbling"; the first wor
 capitalised), no common English word (MiniLM's vocabulary: "prose" is no typo of "prove"), and
 one edit makes it a word at least ``MIN_CHUNKS`` chunks hold and a paper writes so. An edit is a
 letter left out or two letters swapped; a letter changed or added too ("sparce" -> "sparse",
-"bround" -> "bound") unless a dictionary lists the word as typed (``listed``: CC-CEDICT's English
-words, 49k: "tonal" is no typo of "total", nor "garnet" of "garner", "catchy" of "catch";
+"bround" -> "bound") unless a dictionary lists the word as typed, or the word it inflects
+(``listed``: Webster's Second's 234k words and CC-CEDICT's English: "tonal" is no typo of
+"total", nor "garnet" of "garner", "clutter" of "cluster", "regenerated" of "degenerated";
 MiniLM's vocabulary lacks them). Of several such words, the one whose edit is the likelier typo
 (``_one_edit``), then the one found most often beside the question's other words, then the most
 used. Nothing else is touched; the answer says what was searched ("Read as ..."). A misspelling
@@ -28,9 +29,9 @@ MIN_CHUNKS = 2
 # added letter turned the real words of 14 of the 1,458 dev questions and turns into others
 # ("tonal" -> "total", "garnet" -> "garner", "quartets" -> "quarters", "catchy" -> "catch";
 # MiniLM's vocabulary lacks them). Unlisted, any edit: 3 of the 1,458 ("thermogenin" ->
-# "thermogenic", "clasts" -> "class" twice; and "provably" -> "probably" in one ML question asked
-# of the biomedical collection), while a letter changed or added in a word of a dev lookup the
-# collection uses is read back as written 0.85 of the time (as another word 0.03, mostly for
+# "thermogenic", "clasts" -> "class" twice; with CC-CEDICT's words alone, "provably" ->
+# "probably" too), while a letter changed or added in a word of a dev lookup the collection
+# uses is read back as written 0.83-0.85 of the time (as another word 0.01-0.03, mostly for
 # "there", which BM25 does not index; before, never read back)
 MIN_LIKELY = 2
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
@@ -89,7 +90,13 @@ def respelt(query: str, *, stems: Callable[[str], list[str]],
     return _WORD.sub(lambda m: fixes.get(m.group(0), m.group(0)), query), fixes
 
 
+# a dictionary lists a word's stem, not its inflections: "quartets", "regenerated", "provably"
+_INFLECTED = (("s", ""), ("es", ""), ("ies", "y"), ("ed", ""), ("d", ""), ("ied", "y"),
+              ("ing", ""), ("ing", "e"), ("ly", ""), ("ily", "y"))
+
+
 def _listed(word: str, listed: Callable[[str], bool]) -> bool:
-    """Does the dictionary list the word, or it less a plural's "s" or "es" ("quartets")?"""
-    return listed(word) or (word.endswith("s") and listed(word[:-1])) or \
-        (word.endswith("es") and listed(word[:-2]))
+    """Does the dictionary list the word, or the word it inflects ("regenerated")?"""
+    return listed(word) or any(
+        word.endswith(end) and len(word) - len(end) >= 3 and listed(word[:-len(end)] + base)
+        for end, base in _INFLECTED)

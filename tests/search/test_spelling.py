@@ -11,6 +11,7 @@ import pytest
 from assistant.answer.extractive import ExtractiveAnswerer
 from assistant.answer.pipeline import answer
 from assistant.index.embeddings import english_words
+from assistant.paper import Paper
 from assistant.search import spelling
 from assistant.search.retrieval import Retriever
 from assistant.search.translate import lexicon
@@ -159,3 +160,16 @@ def test_what_a_misspelt_follow_up_asks_of_the_paper_is_read_respelt(bundled_sto
     typo = answer(typed, retriever=retriever, answerer=answerer, history=history)
     assert typo.respelt
     assert typo.text.split("\n\n", 1)[1] == right.text
+
+
+def test_a_real_word_or_its_inflection_is_no_typo_of_the_collections_word(retriever_over):
+    """Words MiniLM's vocabulary lacks, one letter from a word this collection uses, are read
+    as typed when the dictionary lists them or the word they inflect ("clutter" is no typo of
+    "cluster", "regenerated" of "degenerated", "provably" of "probably"); "sparce" is."""
+    text = ("We cluster degenerated samples, which probably hold sparse structure; the cluster "
+            "of degenerated points is probably sparse.")
+    retriever = retriever_over([Paper(f"p{i}", f"Sparse clustering {i}", text, ["A. B"],
+                                      "UAI", 2020) for i in range(3)])
+    said = "clutter regenerated provably sparce"
+    assert retriever.respelt(said) == ("clutter regenerated provably sparse",
+                                       {"sparce": "sparse"})
