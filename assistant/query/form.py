@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from assistant.query import numbered
-from assistant.query.aspects import Aspect, asked
+from assistant.query.aspects import CHALLENGES, Aspect, asked
 from assistant.query.compare import sides
 from assistant.query.conjunction import on_both
 from assistant.query.followup import is_follow_up
@@ -138,7 +138,9 @@ def new_topic(question: str, turn: Turn) -> bool:
     paper's parts ("datasets used", "sample complexity" ask about the answer's paper). Such a
     topic was read as a follow-up, searched with the previous paper's title appended, and that
     paper was named as the answer, sure."""
-    said = content_words(question)
+    # "open problems in X" names X: the words that ask what is open are no topic of their own
+    # (an answer's text says "problem" often: "problem: ..." heads each side of a comparison)
+    said = content_words(CHALLENGES.asked.sub(" ", question))
     if "?" in question or not said or said[0] in _RE_ASKS or \
             question.split()[0].lower() in _RE_ASKS:
         return False

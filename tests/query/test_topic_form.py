@@ -77,3 +77,25 @@ def test_in_a_conversation_a_fragment_on_the_answer_is_no_new_topic(fragment: st
     """Words of the previous turn, or of any paper's parts, or a re-asking opening: about the
     answer (the follow-up model then reads it)."""
     assert not parse(fragment, [TURN]).topic
+
+
+COMPARED = ("Compare PPO and SAC",
+            "What each paper says on the same points, side by side:\n\n- **Truly Proximal "
+            "Policy Optimization** [1]\n  - problem: The authors show that PPO could neither "
+            "restrict the probability ratio nor enforce a trust region. [1]\n  - method: an "
+            "enhanced PPO method. [1]")
+
+
+@pytest.mark.parametrize("said", ["open problems in sparse regression",
+                                  "challenges in robot grasping"])
+def test_open_problems_in_a_new_field_said_plainly_are_a_new_topic(said: str) -> None:
+    """"open problems in X" after an answer that says "problem" (a comparison heads each side's
+    "problem: ...") names X, a new topic: it was read as a follow-up and answered with the
+    compared papers' titles appended."""
+    form = parse(said, [COMPARED])
+    assert form.topic and not form.follow_up
+
+
+def test_open_problems_of_the_answers_own_method_are_about_the_answer() -> None:
+    assert not parse("open problems of PPO", [COMPARED]).topic
+    assert not parse("open problems", [COMPARED]).topic
