@@ -25,7 +25,6 @@ papers a command lists (``search --k 20`` and ``ask`` decide alike).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -34,8 +33,6 @@ from assistant.judge import answerability, evidence, introduces
 from assistant.judge.relevance import Relevance, judge
 from assistant.judge.verifier import Scorer, passage, shared
 from assistant.search.retrieval import shown
-from assistant.sources.titles import names_in
-from assistant.textutil import content_words
 
 if TYPE_CHECKING:
     from assistant.query.form import Form
@@ -158,8 +155,8 @@ def decide(form: Form, papers: Sequence[RetrievedPaper], *, index: Any,
         # stands for a paper that only uses or mentions it, the closest match, never the
         # method's own (judge/introduces.side_lead led with one that introduces it, if any)
         decision.missing = " and ".join(
-            _as_written(name, q) for q, found in sides if found for name in _named(q)
-            if not introduces.introduces(found[0].paper, name))
+            name for (_, found), names in zip(sides, form.named_sides, strict=False) if found
+            for name in names if not introduces.introduces(found[0].paper, name))
     if multilingual and papers:
         rel = rel.only(papers[0].paper.paper_id)
     if picked and papers:
@@ -190,21 +187,6 @@ def _on_both(rel: Relevance, parts: Sequence[str], papers: Sequence[RetrievedPap
     return replace(rel, relevant=bool(kept), relevant_ids=kept,
                    close_ids=[pid for pid in rel.close_ids if holds.get(pid)],
                    maybe_ids=[pid for pid in rel.maybe_ids if holds.get(pid)])
-
-
-def _named(side: str) -> list[str]:
-    """The method names a comparison's side is no more than ("PPO", "SAC"; not a described
-    side that mentions a dataset or a method in passing: "CNN embeddings that stand in for
-    hand-designed features")."""
-    names = names_in(side)
-    said = {w.lower() for w in content_words(side)}
-    return sorted(names) if names and said <= names else []
-
-
-def _as_written(name: str, text: str) -> str:
-    """A name ``names_in`` read (in lower case) as ``text`` writes it ("SAC")."""
-    found = re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text, re.IGNORECASE)
-    return found.group(0) if found else name
 
 
 def best_of(ids: Sequence[str], scores: dict[str, float]) -> str | None:

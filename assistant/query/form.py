@@ -3,9 +3,10 @@
 ``parse(question, history)`` reads what the user's own words say: a follow-up of the previous
 turn, in another language (CJK), a list ("which papers ..."), an aspect asked of a paper ("what
 datasets did they use?"). The answerer then makes the query searched (a follow-up rewritten);
-``Form.searched_as(query)`` reads what the query says: a comparison's two sides, the method a
-"which paper introduces X?" asks about, and whether it has any content words at all. Search,
-the decision and the answerers read these fields and never parse the question again.
+``Form.searched_as(query)`` reads what the query says: a comparison's two sides (and the
+names a side is no more than), the method a "which paper introduces X?" asks about, and whether
+it has any content words at all. Search, the decision and the answerers read these fields and
+never parse the question again.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from assistant.query.aspects import CHALLENGES, Aspect, asked
 from assistant.query.compare import sides
 from assistant.query.conjunction import on_both
 from assistant.query.followup import is_follow_up
+from assistant.sources.titles import names_written
 from assistant.textutil import (
     asks_for_papers,
     asks_nothing,
@@ -97,6 +99,11 @@ class Form:
     # the two things a list asks its papers to be about at once ("both differential privacy
     # and bandits", query/conjunction.py): each listed paper is about each (judge/decision.py)
     both: tuple[str, str] | None = None
+    # each side of a comparison that is no more than method names ("Compare PPO and SAC"), its
+    # names as written; () for a side that describes a paper, naming things in passing
+    # (``searched_as``; judge/decision.py: a side none of whose results introduces its name
+    # stands for the closest paper, not the method's own)
+    named_sides: tuple[tuple[str, ...], ...] = ()
 
     @property
     def read_as(self) -> str:
@@ -112,8 +119,19 @@ class Form:
         """The form with the query that is searched (read once, here)."""
         pair = sides(query)
         return replace(self, query=query, terms="", sides=(pair[0], pair[1]) if pair else None,
+                       named_sides=tuple(_only_names(side) for side in pair) if pair else (),
                        introduces=tuple(asked_names(query)),
                        contentless=not content_words(query))
+
+
+def _only_names(side: str) -> tuple[str, ...]:
+    """The method names a comparison's side is no more than, as written and in lower-case
+    order ("PPO"; not a side that mentions a dataset or a method in passing: "CNN embeddings
+    that stand in for hand-designed features")."""
+    written = {name.lower(): name for name in names_written(side)}
+    said = {w.lower() for w in content_words(side)}
+    return tuple(written[n] for n in sorted(written)) if written and said <= set(written) \
+        else ()
 
 
 # words of any paper's parts: a fragment of these after an answer asks about its paper

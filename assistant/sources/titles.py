@@ -181,4 +181,9 @@ def derive_title(abstract: str) -> str:
 
 def names_in(question: str) -> set[str]:
     """Method-like names in a question: capitals past the first letter, or letters and digits."""
-    return {t.strip("()[]{}.,;:!?'\"“”？，。").lower() for t in question.split() if is_name(t)}
+    return {name.lower() for name in names_written(question)}
+
+
+def names_written(question: str) -> list[str]:
+    """``names_in``'s names as the question writes them ("SAC"), in its order."""
+    return [t.strip("()[]{}.,;:!?'\"“”？，。") for t in question.split() if is_name(t)]
