@@ -242,18 +242,22 @@ def _on_aspect(aspect: aspects.Aspect, scored: list[_Scored]) -> _Scored | None:
 
 
 def near_miss_text(form: Form, sources: Sequence[RetrievedPaper], *, embedder: Embedder,
-                   missing: str = "", across_languages: bool = False, sides: bool = False
-                   ) -> str:
+                   missing: str = "", across_languages: bool = False,
+                   sides: Sequence[str] = ()) -> str:
     """Nothing here is about the question: say so, then the closest papers, each with the
     sentence of its abstract nearest the question, cited as [n] = ``sources[n - 1]``.
     ``missing``: the method the question asks about, which no paper here introduces;
-    ``across_languages``: found by multilingual-e5, not by words; ``sides``: a comparison,
-    whose first sources are the closest to each side. Whichever
-    answerer serves (the LLM one too), a near miss is composed offline, never generated."""
+    ``across_languages``: found by multilingual-e5, not by words; ``sides``: a comparison's
+    side states (answerability.SIDE_STATES, in order), whose first sources are the closest to
+    each side, in that order. Whichever answerer serves (the LLM one too), a near miss is
+    composed offline, never generated."""
     chosen = choose(score_sentences(form, sources, embedder=embedder), plural=True,
                     max_sentences=1)
     say = for_form(form)
-    head = (say.nothing_both if sides else say.nothing_here).format(asked=quoted(form.question))
+    head = (_sides_head(say, sources, sides) if sides
+            else say.nothing_here.format(asked=quoted(form.question)))
+    if sides and not head:
+        head = say.nothing_both.format(asked=quoted(form.question))
     if form.sifts:  # "which of them use X?": none of the previous answer's papers is on X
         head = say.nothing_sifted.format(asked=quoted(form.question))
     if form.both:  # "both differential privacy and bandits": no paper is about each
@@ -267,6 +271,21 @@ def near_miss_text(form: Form, sources: Sequence[RetrievedPaper], *, embedder: E
         body = " ".join(_quote(s.text) for s in sents)
         lines.append(f"- **{rp.paper.display_title}** [{n}]: {body} [{n}]")
     return "\n".join(lines)
+
+
+def _sides_head(say: Framing, sources: Sequence[RetrievedPaper], sides: Sequence[str]) -> str:
+    """A comparison one of whose two sides the collection holds: which one (its paper, named
+    as sure or as the closest match) and which it may not (its closest paper, only that);
+    empty when neither side, or more than two, is found."""
+    found = [i for i, state in enumerate(sides) if state != "not_found"]
+    if len(sides) != 2 or len(found) != 1 or len(sources) < 2:
+        return ""
+    i = found[0]
+    other = 1 - i
+    template = say.one_side if sides[i] == "sure" else say.one_side_closest
+    return template.format(which=say.ordinals[i], other=say.ordinals[other], n=i + 1,
+                           m=other + 1, title=sources[i].paper.display_title,
+                           closest=sources[other].paper.display_title)
 
 
 class ExtractiveAnswerer:

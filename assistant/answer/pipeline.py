@@ -453,10 +453,12 @@ def _unanswered(form: Form, retrieval: Retrieval, *, question: str, retriever: R
     if fields.get("outcome") == "near_miss" and not unreadable:
         closest = (retrieval.papers[:leads] + best_first(
             retrieval.papers[leads:DECIDE_OVER]))[:NEAR_MISS_PAPERS]
-        missing = str(fields.get("answerability", {}).get("missing_method") or "")
+        judged = fields.get("answerability", {})
+        missing = str(judged.get("missing_method") or "")
         text = near_miss_text(form, closest, embedder=retriever.store.embedder,
                               missing=missing, across_languages=retrieval.multilingual,
-                              sides=bool(leads))
+                              sides=tuple(judged.get("sides") or ("not_found",) * 2)
+                              if leads else ())
         citations = [Citation(n, rp.paper) for n, rp in enumerate(closest, 1)]
     else:
         n = retriever.index().paper_count if retrieval.papers else 0

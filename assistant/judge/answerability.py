@@ -101,11 +101,27 @@ class Decision:
     p_answer: float
     features: dict[str, float]
     missing: str = ""  # a method the question asks about that no paper read introduces
+    # a comparison: each side's own decision, in the question's order (SIDE_STATES)
+    sides: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"outcome": self.outcome, "p_domain": round(self.p_domain, 3),
-                "p_answer": round(self.p_answer, 3), "missing_method": self.missing,
-                "features": {k: round(v, 3) for k, v in self.features.items()}}
+        out = {"outcome": self.outcome, "p_domain": round(self.p_domain, 3),
+               "p_answer": round(self.p_answer, 3), "missing_method": self.missing,
+               "features": {k: round(v, 3) for k, v in self.features.items()}}
+        if self.sides:
+            out["sides"] = list(self.sides)
+        return out
+
+
+# a comparison side's state: its paper named as the answer, named as the closest match, or
+# no paper here clearly matches it
+SIDE_STATES = ("sure", "found", "not_found")
+
+
+def side_state(decision: Decision, cut: Cutoffs) -> str:
+    if decision.outcome != "answered":
+        return "not_found"
+    return "sure" if decision.p_answer >= cut.sure else "found"
 
 
 def _logistic(weights: Sequence[float], x: Sequence[float]) -> float:

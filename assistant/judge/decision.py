@@ -7,9 +7,11 @@ never disagree. It returns a ``Verdict``:
   about this: the answer names the closest papers as such) or ``refused`` (off-domain), from
   the fitted answerability model (``answerability``; the multilingual one for a question the
   e5 side searched). A comparison is answered when each side is, on its own search (the
-  weakest side decides). Papers the user picked are answered. A question asking which paper
-  introduces a named method is answered by the paper that introduces it, and is a near miss
-  (the method is not here) when no paper read does (introduces.py).
+  weakest side decides); each side's state (``answerability.SIDE_STATES``, found only when
+  its paper leads its own estimates) is kept for the near miss to say which side is here.
+  Papers the user picked are answered. A question asking which paper introduces a named
+  method is answered by the paper that introduces it, and is a near miss (the method is not
+  here) when no paper read does (introduces.py).
 - ``relevance``: which papers are on topic (``relevance.judge``'s per-paper evidence and the
   verifier's score), made to agree with the outcome: nothing is relevant unless the outcome
   is ``answered``, and an answered question always has its best paper relevant.
@@ -102,6 +104,7 @@ def decide(form: Form, papers: Sequence[RetrievedPaper], *, index: Any,
                        strict=True))
         scores = estimates(question, read, raw, stats)
         decisions = []
+        led = []  # each side's paper (its first) is the one its own estimate puts first
         for q, found in list(sides) or [(question, papers)]:
             top = list(found[:DECIDE_OVER])
             if q == question:
@@ -113,8 +116,15 @@ def decide(form: Form, papers: Sequence[RetrievedPaper], *, index: Any,
             decisions.append(answerability.decide(q, top, stats,
                                                   [side[rp.paper.paper_id] for rp in top],
                                                   cut=cut))
+            led.append(bool(top) and best_of([rp.paper.paper_id for rp in top], side)
+                       == top[0].paper.paper_id)
         decision = min(decisions, key=lambda d: _ORDER.index(d.outcome))
         sure = min(d.p_answer for d in decisions)
+        if len(decisions) > 1:  # which side the collection holds (its paper leads it), which
+            # it may not
+            decision = replace(decision, sides=tuple(
+                answerability.side_state(d, cut) if first else "not_found"
+                for d, first in zip(decisions, led, strict=True)))
         if decision.outcome == "refused" and len(decisions) > 1 and any(
                 d.outcome != "refused" for d in decisions):
             # a comparison one of whose sides the collection holds is no off-domain question:

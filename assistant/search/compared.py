@@ -23,21 +23,32 @@ def lead_with_sides(pair: Sequence[str] | None, retrieval: Retrieval, *, retriev
     """(the results with each side's paper first, re-ranked; each side's query and its own
     results, its paper first). ``lead`` picks a side's paper from its results (the pipeline
     passes ``judge.introduces.side_lead``: the paper that introduces a named method); when
-    both sides find the same paper first, the second side's lead is its best other paper, and
-    its own decision judges it. Unchanged, with no sides, when the question compares nothing
-    or the user picked the papers. Returns new records: the ``retrieval`` given is left as it
-    was."""
+    both sides find the same paper first, it leads the side whose query it is nearer, the
+    other side's lead is its best other paper, and that side's own decision judges it.
+    Unchanged, with no sides, when the question compares nothing or the user picked the
+    papers. Returns new records: the ``retrieval`` given is left as it was."""
     if not pair or (filters and filters.paper_ids):
         return retrieval, []
-    leads: list[RetrievedPaper] = []
-    searched: list[Side] = []
-    for side in pair:
-        found = retriever.search(side, k=k, filters=filters).papers
-        taken = {rp.paper.paper_id for rp in leads}  # a paper leads one side only
-        best = lead(side, [rp for rp in found if rp.paper.paper_id not in taken])
+    results = [retriever.search(side, k=k, filters=filters).papers for side in pair]
+    # a paper leads one side only: the side it is nearer (its cosine to each side's query)
+    # picks first ("How does <a paper not here> differ from CPMöbius?": the side not here
+    # found CPMöbius first too, only less near, and took it from the side that names it)
+    wanted = [lead(side, found) for side, found in zip(pair, results, strict=True)]
+    order = list(range(len(pair)))
+    if len(pair) == 2 and wanted[0] is not None and wanted[1] is not None and \
+            wanted[0].paper.paper_id == wanted[1].paper.paper_id and \
+            (wanted[1].dense or 0.0) > (wanted[0].dense or 0.0):
+        order = [1, 0]
+    chosen: dict[int, RetrievedPaper] = {}
+    for i in order:
+        taken = {rp.paper.paper_id for rp in chosen.values()}
+        best = lead(pair[i], [rp for rp in results[i] if rp.paper.paper_id not in taken])
         if best is not None:
-            leads.append(best)
-            searched.append((side, [best, *(rp for rp in found if rp is not best)]))
+            chosen[i] = best
+    leads = [chosen[i] for i in sorted(chosen)]
+    searched: list[Side] = [(pair[i], [chosen[i], *(rp for rp in results[i]
+                                                   if rp is not chosen[i])])
+                            for i in sorted(chosen)]
     if len(leads) < 2:
         return retrieval, []
     ids = {rp.paper.paper_id for rp in leads}

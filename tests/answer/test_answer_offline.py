@@ -62,21 +62,31 @@ def test_questions_of_joining_words_only_are_refused(bundled_store):
 
 def test_a_comparison_with_one_side_here_is_a_near_miss_naming_it(bundled_store):
     """"How does <a method of the list> differ from <a paper from another field>?": the list
-    holds one side, so it is no off-domain question: a near miss that names that side's paper
-    first and says no two papers match both sides. Neither side here: refused."""
+    holds one side, so it is no off-domain question: a near miss that says which side is here
+    (its paper, cited first in the side's place) and that no paper clearly matches the other
+    (its closest paper named as only that), in either order. Neither side here: refused."""
     from assistant.answer.framing import ENGLISH
 
     names = [p.title.split(":")[0].split(" (")[0] for p in bundled_store.papers()
              if re.match(r"^[A-Z][\w-]+(?: \(|:)", p.title)]
     assert len(names) >= 8
+    heads = (ENGLISH.one_side.split("{title}")[0], ENGLISH.one_side_closest.split("{title}")[0])
     for name in names:
         for other in ("the paper on protein folding with AlphaFold",
                       "the work on sourdough fermentation temperatures"):
-            result = ask(bundled_store, f"How does {name} differ from {other}?")
-            assert result.outcome == "near_miss", (name, result.text)
-            assert result.citations[0].paper.title.startswith(name), (name, result.text)
-            head = ENGLISH.nothing_both.split("“")[0]
-            assert result.text.startswith(head), result.text
+            for here, question in ((0, f"How does {name} differ from {other}?"),
+                                   (1, f"How does {other} differ from {name}?")):
+                result = ask(bundled_store, question)
+                assert result.outcome == "near_miss", (question, result.text)
+                assert result.to_dict()["answerability"]["sides"][1 - here] == "not_found"
+                cited = [c.paper for c in result.citations]
+                assert cited[here].title.startswith(name), (question, result.text)
+                which, rest = ENGLISH.ordinals[here], ENGLISH.ordinals[1 - here]
+                assert result.text.startswith(tuple(h.format(which=which) for h in heads)
+                                              ), result.text
+                assert (f"clearly matches the {rest} side: **{cited[1 - here].display_title}** "
+                        f"[{2 - here}] is only the closest") in result.text, result.text
+                assert f"**{cited[here].display_title}** [{here + 1}]." in result.text
     both_away = ask(bundled_store, "How does sourdough fermentation differ from protein folding?")
     assert both_away.refused and not both_away.citations
 
