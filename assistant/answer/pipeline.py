@@ -119,6 +119,8 @@ def searched(question: str, search_query: str, *, retriever: Retriever, k: int =
     english, terms = _in_english(question, search_query, form, retriever)
     if form.query != english:
         form = form.searched_as(english)
+    if form.asked_sides and not form.sides:  # "IPMark 和 VGS 有什么区别？": each side in English
+        form = form.with_sides([retriever.english(side)[0] for side in form.asked_sides])
     if terms != english:
         form = replace(form, terms=terms)
     if form.cjk and form.follow_up and search_query != question:  # the title rides along

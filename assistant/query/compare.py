@@ -382,3 +382,52 @@ def sides(question: str) -> list[str] | None:
     if context:
         a, b = f"{a} {context}", f"{b} {context}"
     return [a, b]
+
+
+# A comparison asked in Chinese: "比较 A 与 B", "A 和 B 有什么区别？", "A 与 B 相比如何？", "A 和 B
+# 哪个更好？". Its sides are searched in their English translation, each on its own, as an
+# English comparison's are (answer/pipeline.py). The first "和/与/跟/同" is the join: a side of
+# its own "和" is read short, as one English "and" would be. A side that points back ("它", "这个
+# 方法") compares the previous answer's paper: a follow-up, not two papers.
+_ZH_JOIN = r"\s*(?:和|与|跟|同|以及|及|对比|vs\.?|VS\.?)\s*"
+_ZH_DIFF = r"(?:区别|不同|差别|差异|异同|优劣|优缺点|联系|关系)"
+_ZH_PATTERNS = [
+    re.compile(rf"^(?:请)?(?:比较|对比)(?:一下)?\s*(?P<a>.+?){_ZH_JOIN}(?P<b>.+?)"
+               rf"(?:(?:之间)?的{_ZH_DIFF}(?:是什么|在哪里|在哪儿|有哪些)?)?$"),
+    re.compile(rf"^(?P<a>.+?){_ZH_JOIN}(?P<b>.+?)\s*(?:之间)?(?:有什么|有何|有哪些|的)\s*"
+               rf"{_ZH_DIFF}(?:是什么|在哪里|在哪儿|有哪些)?$"),
+    re.compile(rf"^(?P<a>.+?){_ZH_JOIN}(?P<b>.+?)\s*相比(?:之下)?[，,]?\s*(?:如何|怎么样|怎样|"
+               rf"有何不同|有什么不同|有什么区别|有何区别|有何优劣|哪个更\S+|谁更\S+)?$"),
+    re.compile(r"^(?P<a>.+?)" + _ZH_JOIN + r"(?P<b>.+?)\s*(?:哪个|哪一个|哪种|谁)(?:更|比较)\S+$"),
+]
+_ZH_POINTS_BACK = re.compile(r"^(?:它|它们|这个|这种|这篇|该|此|上面|前面|上述|他们)")
+_ZH_END = re.compile(r"[\s？?。.！!]+$")
+# a side that holds a sentence's end: the comparison is a clause of a longer question about one
+# paper ("... 需要多少神经元？两层和三层网络的界有何区别？")
+_ZH_SENTENCE = re.compile(r"[？?。！!；;]")
+_ZH_FILLER = re.compile(r"^(?:那篇|这篇|关于)|"
+                        r"(?:的论文|这篇论文|论文|的工作|那篇|的研究|相比(?:之下)?)$")
+
+
+def _unfilled(side: str) -> str:
+    """A Chinese side without the words around what it names ("关于 X 的论文相比" -> "X")."""
+    while (left := _ZH_FILLER.sub("", side.strip(" ，,：:")).strip()) != side:
+        side = left
+    return side
+
+
+def sides_zh(question: str) -> list[str] | None:
+    """The two things a comparison asked in Chinese compares, as written (each side at least
+    two characters once its "的论文", "关于" are dropped, and no sentence of its own), or None
+    for any other question."""
+    q = _ZH_END.sub("", question.strip())
+    for pattern in _ZH_PATTERNS:
+        m = pattern.match(q)
+        if m is None:
+            continue
+        pair = [_unfilled(m.group(s)) for s in ("a", "b")]
+        if any(_ZH_POINTS_BACK.match(s) or _ZH_SENTENCE.search(s) or len(s) < 2
+               for s in pair) or pair[0].lower() == pair[1].lower():
+            return None
+        return pair
+    return None

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from assistant.query import numbered
 from assistant.query.aspects import CHALLENGES, Aspect, asked
-from assistant.query.compare import sides
+from assistant.query.compare import sides, sides_zh
 from assistant.query.conjunction import on_both
 from assistant.query.followup import is_follow_up
 from assistant.sources.titles import names_written
@@ -104,6 +104,9 @@ class Form:
     # (``searched_as``; judge/decision.py: a side none of whose results introduces its name
     # stands for the closest paper, not the method's own)
     named_sides: tuple[tuple[str, ...], ...] = ()
+    # a comparison asked in Chinese ("A 和 B 有什么区别？"), its two sides as written: searched
+    # each in its English (``with_sides``), as the English query holds no comparison's shape
+    asked_sides: tuple[str, str] | None = None
 
     @property
     def read_as(self) -> str:
@@ -122,6 +125,15 @@ class Form:
                        named_sides=tuple(_only_names(side) for side in pair) if pair else (),
                        introduces=tuple(asked_names(query)),
                        contentless=not content_words(query))
+
+
+    def with_sides(self, pair: Sequence[str]) -> Form:
+        """The form comparing ``pair``, a comparison's sides in the collection's English (a
+        Chinese question's ``asked_sides``, translated)."""
+        if len(pair) != 2 or not all(pair) or pair[0].lower() == pair[1].lower():
+            return self
+        return replace(self, sides=(pair[0], pair[1]),
+                       named_sides=tuple(_only_names(side) for side in pair))
 
 
 def _only_names(side: str) -> tuple[str, ...]:
@@ -190,10 +202,14 @@ def parse(question: str, history: Sequence[Turn] = ()) -> Form:
     follow_up = bool(history) and not nothing and not topic and is_follow_up(question,
                                                                              history[-1][0])
     listing, both = topic or is_list_question(question), on_both(question)
+    cjk = has_cjk(question)
+    pair = sides_zh(question)  # only a Chinese question's words read so
+    pair = pair if cjk and not nothing else None
     return Form(question=question, asks_nothing=nothing, follow_up=follow_up,
-                cjk=has_cjk(question), listing=listing,
+                cjk=cjk, listing=listing and not pair,
                 aspect=asked(question), survey=topic or asks_for_papers(question),
-                topic=topic, both=both if listing else None)
+                topic=topic, both=both if listing else None,
+                asked_sides=(pair[0], pair[1]) if pair else None)
 
 
 def of(question: str) -> Form:

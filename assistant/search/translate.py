@@ -64,7 +64,9 @@ paper 想 想要 要 找 找到 查 请 能 能否 能不能 可以 可能 会 �
 一下 一般 比如 例如 还是 怎么样 是什么
 """
 STOP = frozenset(_STOP_WORDS.split())
-_RUN = re.compile(r"[\u3400-\u9fff]+|[A-Za-z0-9][A-Za-z0-9\-+.]*%?")  # Chinese, or a name
+# Chinese, or a name (its accented letters too: "CPMöbius")
+_RUN = re.compile(r"[\u3400-\u9fff]+|[A-Za-z0-9\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f]"
+                  r"[A-Za-z0-9\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\-+.]*%?")
 _PAREN = re.compile(r"\([^)]*\)|\[[^\]]*\]|\{[^}]*\}")
 _SKIP_GLOSS = re.compile(r"^(?:CL:|variant of|old variant|see |surname |abbr\.|used in |"
                          r"Taiwan pr\.|also pr\.|also written|(?:archaic|old) )", re.I)

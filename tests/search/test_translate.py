@@ -216,3 +216,11 @@ def test_a_chinese_follow_up_is_read_in_its_own_words_not_the_previous_papers_ti
                     answerer=answerer, ground=False, history=[(first, said.text)])
     assert [c.paper.paper_id for c in second.citations] == ["cyclists"]
     assert "59%" in second.text
+
+
+@pytest.mark.parametrize(("text", "kept"), [("比较 IPMark 与 CPMöbius", "CPMöbius"),
+                                            ("Schrödinger方程的数值解", "Schrödinger"),
+                                            ("Gödel不完备定理", "Gödel")])
+def test_a_name_with_accented_letters_is_kept_whole(text, kept):
+    """"CPMöbius" was cut at its "ö" and searched as "CPM bius"."""
+    assert kept in translate.segment(text)
