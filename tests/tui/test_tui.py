@@ -474,6 +474,23 @@ def test_a_hedged_answer_is_marked_under_it():
     assert "closest match" not in line(outcome="near_miss", confident=False)
 
 
+def test_a_comparison_one_side_of_which_is_here_is_not_said_to_be_unanswered():
+    """A near miss says nothing in the store answers it, unless it is a comparison one side of
+    which the store holds: then that the other side is not in the store."""
+    from assistant.tui.widgets.answer_view import AnswerView
+
+    def line(sides: list[str] | None) -> str:
+        judged = {"sides": sides} if sides is not None else {}
+        return AnswerView.describe(Answer("q", "a", "extractive", "m", [], [], True,
+                                          outcome="near_miss", answerability=judged)).plain
+
+    for sides in (["sure", "not_found"], ["not_found", "found"]):
+        assert "one side of the comparison is not in the store" in line(sides)
+        assert "nothing in the store" not in line(sides)
+    for sides in (["not_found", "not_found"], None):
+        assert "nothing in the store answers this" in line(sides)
+
+
 @asyncio_test
 async def test_s_lists_the_papers_like_one_in_the_sources_pane(make_app, bundled_store):
     from assistant.search.similar import similar

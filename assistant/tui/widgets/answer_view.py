@@ -136,7 +136,11 @@ class AnswerView(Vertical, can_focus=True):
                 parts.append(Content.styled(f"{text} · ⚠ {flagged} flagged", "bold $text-warning"))
             else:
                 parts.append(Content.styled(text, "$text-success"))
-        if answer.refused:
+        sides = answer.answerability.get("sides") or ()
+        if answer.refused and sides and any(s != "not_found" for s in sides):
+            parts.append(Content.styled("  one side of the comparison is not in the store",
+                                        "$text-warning"))
+        elif answer.refused:
             parts.append(Content.styled("  nothing in the store answers this", "$text-warning"))
         elif answer.outcome == "answered" and not answer.confident:
             parts.append(Content.styled("  ? closest match: not sure it is the paper asked about",
