@@ -59,15 +59,19 @@ def sentence_vectors(embedder: Embedder, texts: Sequence[str]) -> np.ndarray:
 
     name = getattr(embedder, "name", "")
     missing = list(dict.fromkeys(t for t in texts if (name, t) not in _cache))
-    if missing:
-        for t, v in zip(missing, embedder.embed(missing), strict=True):
-            _cache[(name, t)] = v
-        while len(_cache) > _CACHE_SIZE:
-            _cache.popitem(last=False)
+    new = dict(zip(missing, embedder.embed(missing), strict=True)) if missing else {}
     rows = []
-    for t in texts:
-        _cache.move_to_end((name, t))
-        rows.append(_cache[(name, t)])
+    for t in texts:  # read before the cache makes room: a full cache drops its oldest, which
+        # may be these texts' own (a long chat crashed with a KeyError here)
+        if t in new:
+            rows.append(new[t])
+        else:
+            _cache.move_to_end((name, t))
+            rows.append(_cache[(name, t)])
+    for t, v in new.items():
+        _cache[(name, t)] = v
+    while len(_cache) > _CACHE_SIZE:
+        _cache.popitem(last=False)
     if not rows:
         return np.zeros((0, 1), dtype=np.float32)
     return np.vstack(rows)
