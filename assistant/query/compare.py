@@ -401,6 +401,11 @@ _ZH_PATTERNS = [
     re.compile(r"^(?P<a>.+?)" + _ZH_JOIN + r"(?P<b>.+?)\s*(?:哪个|哪一个|哪种|谁)(?:更|比较)\S+$"),
 ]
 _ZH_POINTS_BACK = re.compile(r"^(?:它|它们|这个|这种|这篇|该|此|上面|前面|上述|他们)")
+# asks for papers that compare ("哪些论文比较了 A 和 B 的区别？", "有没有工作研究 A 和 B 有
+# 什么区别"): a list or a lookup, not two papers compared
+_ZH_ASKS_FOR = re.compile(r"^(?:哪些|哪篇|哪几篇|哪项|哪个工作|有没有|有哪些|是否有|"
+                          r"有什么(?:论文|工作|研究)|有(?:论文|工作|研究)|什么(?:论文|工作|研究))")
+_ZH_POLITE = re.compile(r"^(?:请问|请|我想知道|想问一下|想问|能否说明|能不能说说)[，,\s]*")
 _ZH_END = re.compile(r"[\s？?。.！!]+$")
 # a side that holds a sentence's end: the comparison is a clause of a longer question about one
 # paper ("... 需要多少神经元？两层和三层网络的界有何区别？")
@@ -420,7 +425,9 @@ def sides_zh(question: str) -> list[str] | None:
     """The two things a comparison asked in Chinese compares, as written (each side at least
     two characters once its "的论文", "关于" are dropped, and no sentence of its own), or None
     for any other question."""
-    q = _ZH_END.sub("", question.strip())
+    q = _ZH_POLITE.sub("", _ZH_END.sub("", question.strip()))
+    if _ZH_ASKS_FOR.match(q):
+        return None
     for pattern in _ZH_PATTERNS:
         m = pattern.match(q)
         if m is None:

@@ -18,7 +18,8 @@ SIDES = [("IPMark", "IPMark", "VGS", "VGS"),
 FORMS = ["{a}和{b}有什么区别？", "{a} 与 {b} 有何不同?", "{a}跟{b}之间有什么差别",
          "{a}和{b}的区别是什么？",
          "比较{a}与{b}", "请比较一下{a}和{b}的异同", "对比 {a} 和 {b}", "{a}与{b}相比如何？",
-         "{a}和{b}相比，有什么不同？", "{a}和{b}哪个更好？", "{a} vs {b} 有什么区别"]
+         "{a}和{b}相比，有什么不同？", "{a}和{b}哪个更好？", "{a} vs {b} 有什么区别",
+         "请问{a}和{b}有什么区别？"]
 
 
 @pytest.mark.parametrize(("side", "form"), list(itertools.product(
@@ -38,6 +39,8 @@ def test_every_form_yields_its_two_sides(side, form):
     "有没有关于水印和检测的论文？",
     "这篇论文用了哪些数据集？",
     "IPMark和IPMark有什么区别？",
+    "哪些论文比较了扩散模型和生成对抗网络的区别？",  # papers that compare: a list
+    "有没有工作研究扩散模型和GAN有什么区别",
     "How does IPMark differ from VGS?",  # English: query/compare.sides reads it
 ])
 def test_no_comparison_of_two_papers(question):
