@@ -34,8 +34,16 @@ from assistant.answer.outcome_gate import OutcomeGate
 from assistant.answer.types import Answer, Answerer, Delta, Event, Finished, Phase, Retrieved, Turn
 from assistant.citations import Citation, CitationFilter, tidy
 from assistant.errors import InputError, LLMStreamCut
-from assistant.judge import answerability, evidence, grounding, introduces
-from assistant.judge.decision import DECIDE_OVER, Verdict, asks_llm, decide, settle, weighed
+from assistant.judge import answerability, evidence, grounding
+from assistant.judge.decision import (
+    DECIDE_OVER,
+    Verdict,
+    asks_llm,
+    decide,
+    settle,
+    side_leads,
+    weighed,
+)
 from assistant.judge.relevance import Relevance
 from assistant.paper import Paper
 from assistant.query import (
@@ -193,7 +201,8 @@ def _search_and_decide(form: Form, *, retriever: Retriever, k: int,
         retrieval = replace(retrieval, papers=sorted(
             retrieval.papers, key=lambda rp: -(rp.paper.year or 0)))
     retrieval, sides = lead_with_sides(form.sides, retrieval, retriever=retriever,
-                                       filters=filters, k=k, lead=introduces.side_lead)
+                                       filters=filters, k=k,
+                                       lead=side_leads(index=retriever.index()))
     verdict = decide(form, retrieval.papers, index=retriever.index(), sides=sides,
                      multilingual=retrieval.multilingual,
                      picked=bool(filters and filters.paper_ids) and not form.sifts)

@@ -27,7 +27,7 @@ papers a command lists (``search --k 20`` and ``ask`` decide alike).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -92,6 +92,7 @@ def decide(form: Form, papers: Sequence[RetrievedPaper], *, index: Any,
     scores: dict[str, float] = {}
     raw: dict[str, float] = {}
     sure = 0.0  # the weakest side's chance that its first paper is the one asked about
+    led: list[bool] = []  # each side's paper (its first) is the one its own estimate puts first
     if multilingual:  # the verifier reads English: a question in another language goes by
         decision = answerability.decide_multilingual(papers[:DECIDE_OVER])  # the e5 cosines
         sure = decision.p_answer
@@ -104,7 +105,6 @@ def decide(form: Form, papers: Sequence[RetrievedPaper], *, index: Any,
                        strict=True))
         scores = estimates(question, read, raw, stats)
         decisions = []
-        led = []  # each side's paper (its first) is the one its own estimate puts first
         for q, found in list(sides) or [(question, papers)]:
             top = list(found[:DECIDE_OVER])
             if q == question:
@@ -163,7 +163,7 @@ def decide(form: Form, papers: Sequence[RetrievedPaper], *, index: Any,
     if decision.outcome == "answered" and not decision.missing:
         # "Compare PPO and SAC": a side that names a method no paper of its results introduces
         # stands for a paper that only uses or mentions it, the closest match, never the
-        # method's own (judge/introduces.side_lead led with one that introduces it, if any)
+        # method's own (side_leads led with one that introduces it, if any)
         decision.missing = " and ".join(
             name for (_, found), names in zip(sides, form.named_sides, strict=False) if found
             for name in names if not introduces.introduces(found[0].paper, name))
@@ -182,8 +182,12 @@ def decide(form: Form, papers: Sequence[RetrievedPaper], *, index: Any,
     # estimate of 0.55, as "the most relevant paper")
     rel = _agreeing(rel, decision.outcome, papers, scores)
     listed = form.listing and len(rel.relevant_ids) > 1
+    # a comparison side whose paper is not the one its own estimate puts first (that one leads
+    # the other side, or retrieval ranked another first) is no sure side: "Compare Revisiting
+    # Multi-Task Learning with ROCK and ..." named another multi-task paper, sure
     confident = decision.outcome == "answered" and (
-        picked or introduced or listed or sure >= cut.sure) and not (sides and decision.missing)
+        picked or introduced or listed or sure >= cut.sure) and not (sides and decision.missing) \
+        and not (sides and not all(led))
     return Verdict(decision.outcome, decision, rel, scores, raw, confident)
 
 
@@ -242,6 +246,34 @@ def settle(verdict: Verdict, *, near_miss_sent: bool, said_none: bool, cited: in
     if not cited and not cut:
         return Settled("near_miss", False)
     return Settled(verdict.outcome, verdict.confident)
+
+
+def side_leads(*, index: Any, verifier: Scorer | None = None
+               ) -> Callable[[str, Sequence[RetrievedPaper]], RetrievedPaper | None]:
+    """The paper each side of a comparison stands for, picked as a one-paper question's is:
+    the one that introduces a method the side names (introduces.side_lead), else the highest
+    estimate among the side's first ``DECIDE_OVER`` results (retrieval's first on a tie).
+    Retrieval's first alone named, for "Learning to Discern", a paper on world models for
+    robots that its own estimate put below the paper of that title. Each side's verifier
+    scores are read once a call of ``search.compared.lead_with_sides``."""
+    ver = verifier or shared()
+    stats = answerability.stats_for(index)
+    read: dict[tuple[str, str], float] = {}
+
+    def best(side: str) -> Callable[[Sequence[RetrievedPaper]], RetrievedPaper | None]:
+        def pick(found: Sequence[RetrievedPaper]) -> RetrievedPaper | None:
+            top = list(found[:DECIDE_OVER])
+            new = [rp for rp in top if (side, rp.paper.paper_id) not in read]
+            for rp, v in zip(new, ver.score(side, [passage(rp.paper, side) for rp in new]),
+                             strict=True):
+                read[(side, rp.paper.paper_id)] = v
+            ids = [rp.paper.paper_id for rp in top]
+            chosen = best_of(ids, estimates(side, top, {i: read[(side, i)] for i in ids},
+                                            stats))
+            return top[ids.index(chosen)] if chosen is not None else None
+        return pick
+
+    return lambda side, found: introduces.side_lead(side, found, otherwise=best(side))
 
 
 def estimates(question: str, papers: Sequence[RetrievedPaper], verified: dict[str, float],

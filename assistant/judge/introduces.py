@@ -9,7 +9,7 @@ in the collection.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from assistant.paper import Paper
@@ -55,14 +55,18 @@ def introducer(names: Sequence[str], papers: Sequence[Paper]) -> Paper | None:
     return next((p for p in papers if all(introduces(p, n) for n in names)), None)
 
 
-def side_lead(side: str, found: Sequence[RetrievedPaper], *, over: int = 6
+def side_lead(side: str, found: Sequence[RetrievedPaper], *, over: int = 6,
+              otherwise: Callable[[Sequence[RetrievedPaper]], RetrievedPaper | None] | None = None
               ) -> RetrievedPaper | None:
     """The paper a comparison's side stands for: when the side names a method ("MaskAQ",
     "Q2D2"), the best-ranked of its first ``over`` results that introduces it (a paper that
-    only discusses or compares with the method is not it), else its first result."""
+    only discusses or compares with the method is not it), else ``otherwise``'s pick of them
+    (decision.side_leads: the highest estimate), else its first result."""
     names = names_in(side)
     if names:
         for rp in found[:over]:
             if all(introduces(rp.paper, n) for n in names):
                 return rp
+    if otherwise is not None:
+        return otherwise(found)
     return found[0] if found else None

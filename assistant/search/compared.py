@@ -22,7 +22,8 @@ def lead_with_sides(pair: Sequence[str] | None, retrieval: Retrieval, *, retriev
                     ) -> tuple[Retrieval, list[Side]]:
     """(the results with each side's paper first, re-ranked; each side's query and its own
     results, its paper first). ``lead`` picks a side's paper from its results (the pipeline
-    passes ``judge.introduces.side_lead``: the paper that introduces a named method); when
+    passes ``judge.decision.side_leads``: the paper that introduces a named method, else the
+    highest estimate among its first results); when
     both sides find the same paper first, it leads the side whose query it is nearer, the
     other side's lead is its best other paper, and that side's own decision judges it.
     Unchanged, with no sides, when the question compares nothing or the user picked the
