@@ -99,6 +99,25 @@ def asks_nothing(text: str) -> bool:
         w in STOPWORDS or w in _ACKNOWLEDGED for w in said)
 
 
+# the words of asking for a comparison, with nothing compared: "compare", "比较一下", "有什么区别？"
+_COMPARING = frozenset(("compare", "comparison", "contrast", "difference", "differences",
+                        "differ", "vs", "versus", "between", "them", "both", "two"))
+_ZH_COMPARING = re.compile(r"(?:请|比较|对比|区别|不同|差别|差异|异同|相比|一下|有什么|有何|是什么|"
+                           r"的|吗|呢|和|与|之间|两者|它们|两篇|如何|怎么样|怎样|哪个|更好)+")
+
+
+def compares_nothing(text: str) -> bool:
+    """Is this turn only the words of asking for a comparison, nothing compared ("compare",
+    "比较一下", "what is the difference?")? Asked on its own, it asks nothing to look up ("比较"
+    was answered from a paper whose abstract says "compared", sure); after an answer it may
+    compare that answer's papers."""
+    if has_cjk(text):
+        return not _ZH_COMPARING.sub("", re.sub(r"[\s\W_]+", "", text))
+    said = re.findall(r"[a-z']+", text.lower())
+    return bool(said) and bool(set(said) & _COMPARING) and all(
+        w in STOPWORDS or w in _COMPARING or w in _ASKING for w in said)
+
+
 def clean_markup(text: str) -> str:
     """Strip the light markup abstracts carry: **bold**, *italic*, \\textsc{X}, $...$ kept."""
     text = re.sub(r"\\text(?:sc|bf|it|tt|rm)\{([^{}]*)\}", r"\1", text)

@@ -24,6 +24,7 @@ from assistant.sources.titles import names_written
 from assistant.textutil import (
     asks_for_papers,
     asks_nothing,
+    compares_nothing,
     content_words,
     has_cjk,
     is_list_question,
@@ -196,7 +197,8 @@ def asking(question: str) -> str:
 def parse(question: str, history: Sequence[Turn] = ()) -> Form:
     """What the user's words say (``Form``, before the query is made)."""
     # "[1] vs [2]" has no content word, but names two papers of the previous answer
-    nothing = asks_nothing(question) and not numbered.named(question, history)
+    nothing = (asks_nothing(question) or (not history and compares_nothing(question))) and \
+        not numbered.named(question, history)
     topic = not nothing and names_a_topic(question) and (not history or new_topic(
         question, history[-1]))
     follow_up = bool(history) and not nothing and not topic and is_follow_up(question,

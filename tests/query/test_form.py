@@ -145,6 +145,27 @@ def test_a_turn_that_asks_nothing_is_no_question_and_no_follow_up():
     assert not parse("它呢？", history).asks_nothing
 
 
+_COMPARING = ("compare", "Compare with", "What is the difference?", "How do they compare?",
+              "比较", "比较一下", "有什么区别？", "两者相比如何")
+
+
+@pytest.mark.parametrize("said", _COMPARING)
+def test_asking_to_compare_with_nothing_compared_asks_nothing_on_its_own(said):
+    """On its own, "比较" ("compare") asks nothing to look up (it was answered, sure, from a
+    paper whose abstract says "compared"); after an answer it may compare that answer's
+    papers, a follow-up's business."""
+    assert parse(said).asks_nothing, said
+    history = [("Which papers watermark LLM text?", "2 papers ...:\n- **IPMark** [1]: a.")]
+    assert not parse(said, history).asks_nothing, said
+
+
+@pytest.mark.parametrize("said", ["Compare IPMark and VGS", "比较 IPMark 与 VGS",
+                                  "difference between attention and convolution",
+                                  "How do diffusion models compare with GANs?"])
+def test_a_comparison_of_two_things_asks_something(said):
+    assert not parse(said).asks_nothing, said
+
+
 _TOPICS = ("statistical tests for judging generative models", "calibrating simulator physics",
            "policy optimisation for linear-quadratic control")
 
