@@ -86,12 +86,17 @@ _ZH_ACKNOWLEDGED = frozenset((
     "知道了", "懂了", "行", "可以", "收到", "不错", "太好了", "是的", "对"))
 
 
+def _bare(text: str) -> str:
+    """A CJK turn's characters, without spaces and punctuation."""
+    return re.sub(r"[\s\W_]+", "", text)
+
+
 def asks_nothing(text: str) -> bool:
     """Is this turn no question at all: nothing but stopwords and acknowledgements ("the",
     "ok", "thanks!", "great, thanks", "谢谢")? A short follow-up that asks for more ("why?",
     "more", "what else?", "details?") asks something."""
     if has_cjk(text):
-        return re.sub(r"[\s\W_]+", "", text) in _ZH_ACKNOWLEDGED
+        return _bare(text) in _ZH_ACKNOWLEDGED
     said = re.findall(r"[a-z']+", text.lower())
     if said and said[0] in _AUXILIARIES and "?" in text:
         return False  # "Is it good?", "Does it?": a yes-no question about the last answer
@@ -112,7 +117,7 @@ def compares_nothing(text: str) -> bool:
     was answered from a paper whose abstract says "compared", sure); after an answer it may
     compare that answer's papers."""
     if has_cjk(text):
-        return not _ZH_COMPARING.sub("", re.sub(r"[\s\W_]+", "", text))
+        return not _ZH_COMPARING.sub("", _bare(text))
     said = re.findall(r"[a-z']+", text.lower())
     return bool(said) and bool(set(said) & _COMPARING) and all(
         w in STOPWORDS or w in _COMPARING or w in _ASKING for w in said)

@@ -254,18 +254,17 @@ def near_miss_text(form: Form, sources: Sequence[RetrievedPaper], *, embedder: E
     chosen = choose(score_sentences(form, sources, embedder=embedder), plural=True,
                     max_sentences=1)
     say = for_form(form)
-    head = (_sides_head(say, sources, sides) if sides
-            else say.nothing_here.format(asked=quoted(form.question)))
-    if sides and not head:
-        head = say.nothing_both.format(asked=quoted(form.question))
+    asked = quoted(form.question)
+    head = (_sides_head(say, sources, sides) or say.nothing_both.format(asked=asked)) if sides \
+        else say.nothing_here.format(asked=asked)
     if form.sifts:  # "which of them use X?": none of the previous answer's papers is on X
-        head = say.nothing_sifted.format(asked=quoted(form.question))
+        head = say.nothing_sifted.format(asked=asked)
     if form.both:  # "both differential privacy and bandits": no paper is about each
         head = say.nothing_on_both.format(a=form.both[0], b=form.both[1])
     if missing:
         head = say.not_introduced.format(missing=missing)
     if across_languages:  # matched by multilingual-e5: less sure than a match of words
-        head = say.across_languages.format(asked=quoted(form.question))
+        head = say.across_languages.format(asked=asked)
     lines = [head, ""]
     for n, (rp, sents) in enumerate(zip(sources, chosen, strict=True), 1):
         body = " ".join(_quote(s.text) for s in sents)

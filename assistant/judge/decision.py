@@ -92,7 +92,8 @@ def decide(form: Form, papers: Sequence[RetrievedPaper], *, index: Any,
     scores: dict[str, float] = {}
     raw: dict[str, float] = {}
     sure = 0.0  # the weakest side's chance that its first paper is the one asked about
-    led: list[bool] = []  # each side's paper (its first) is the one its own estimate puts first
+    led: list[bool] = []  # a comparison's: each side's paper (its first) is the one its own
+    # estimate puts first
     if multilingual:  # the verifier reads English: a question in another language goes by
         decision = answerability.decide_multilingual(papers[:DECIDE_OVER])  # the e5 cosines
         sure = decision.p_answer
@@ -116,8 +117,9 @@ def decide(form: Form, papers: Sequence[RetrievedPaper], *, index: Any,
             decisions.append(answerability.decide(q, top, stats,
                                                   [side[rp.paper.paper_id] for rp in top],
                                                   cut=cut))
-            led.append(bool(top) and best_of([rp.paper.paper_id for rp in top], side)
-                       == top[0].paper.paper_id)
+            if sides:
+                led.append(bool(top) and best_of([rp.paper.paper_id for rp in top], side)
+                           == top[0].paper.paper_id)
         decision = min(decisions, key=lambda d: _ORDER.index(d.outcome))
         sure = min(d.p_answer for d in decisions)
         if len(decisions) > 1:  # which side the collection holds (its paper leads it), which
@@ -187,7 +189,7 @@ def decide(form: Form, papers: Sequence[RetrievedPaper], *, index: Any,
     # Multi-Task Learning with ROCK and ..." named another multi-task paper, sure
     confident = decision.outcome == "answered" and (
         picked or introduced or listed or sure >= cut.sure) and not (sides and decision.missing) \
-        and not (sides and not all(led))
+        and all(led)
     return Verdict(decision.outcome, decision, rel, scores, raw, confident)
 
 

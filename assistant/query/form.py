@@ -122,11 +122,10 @@ class Form:
     def searched_as(self, query: str) -> Form:
         """The form with the query that is searched (read once, here)."""
         pair = sides(query)
-        return replace(self, query=query, terms="", sides=(pair[0], pair[1]) if pair else None,
-                       named_sides=tuple(_only_names(side) for side in pair) if pair else (),
+        form = replace(self, query=query, terms="", sides=None, named_sides=(),
                        introduces=tuple(asked_names(query)),
                        contentless=not content_words(query))
-
+        return form.with_sides(pair) if pair else form
 
     def with_sides(self, pair: Sequence[str]) -> Form:
         """The form comparing ``pair``, a comparison's sides in the collection's English (a

@@ -41,9 +41,10 @@ def lead_with_sides(pair: Sequence[str] | None, retrieval: Retrieval, *, retriev
             (wanted[1].dense or 0.0) > (wanted[0].dense or 0.0):
         order = [1, 0]
     chosen: dict[int, RetrievedPaper] = {}
-    for i in order:
+    for i in order:  # the first picks from all its results (``wanted``), the next from the rest
         taken = {rp.paper.paper_id for rp in chosen.values()}
-        best = lead(pair[i], [rp for rp in results[i] if rp.paper.paper_id not in taken])
+        best = lead(pair[i], [rp for rp in results[i] if rp.paper.paper_id not in taken]) \
+            if taken else wanted[i]
         if best is not None:
             chosen[i] = best
     leads = [chosen[i] for i in sorted(chosen)]
