@@ -120,7 +120,31 @@ def _pair(q: str) -> tuple[str, str] | None:
     if m and not _ASKS.match(q) and all(
             len(m.group(s).split()) <= _BARE_WORDS for s in ("a", "b")):
         return m.group("a"), m.group("b")
-    return None
+    return _titles_versus(q)
+
+
+# two titles, each in title case, with nothing asked around them: "Don't Decay the Learning
+# Rate, Increase the Batch Size vs Regret Bounds for Robust Adaptive Control of the Linear
+# Quadratic Regulator": a title's length, comma, colon or opening "How"/"Do" is its own
+_TITLES_VERSUS = re.compile(r"^(?P<a>[^?]{3,300}?)\s+(?:vs\.?|versus)\s+(?P<b>[^?]{3,300}?)\s*$",
+                            re.IGNORECASE)
+_VS = re.compile(r"\s(?:vs\.?|versus)\s", re.IGNORECASE)
+_TITLE_WORD = re.compile(r"[^\W\d_][\w'’\-]{3,}")  # a word of four letters or more
+_TITLE_CASE = 0.75  # the share of a title's longer words that open with a capital, at least
+
+
+def _titled(side: str) -> bool:
+    """Written as a title is: two or more longer words, nearly all capitalised."""
+    words = _TITLE_WORD.findall(side)
+    return len(words) >= 2 and sum(w[0].isupper() for w in words) >= _TITLE_CASE * len(words)
+
+
+def _titles_versus(q: str) -> tuple[str, str] | None:
+    m = _TITLES_VERSUS.match(q)
+    if m is None or _LOOKUP.match(q) or len(_VS.findall(q)) != 1 or \
+            not all(_titled(m.group(s)) for s in ("a", "b")):
+        return None
+    return m.group("a"), m.group("b")
 
 
 _COMPARE_JOIN = re.compile(r"\s+(?:and|with|to|against|versus|vs\.?)\s+", re.IGNORECASE)
@@ -333,10 +357,10 @@ def _shared_head(a: str, b: str) -> str:
 
 
 # two titles in quotes compared ("“A” vs “B”", "compare “A” and “B”", "how does “A” differ
-# from “B”?"): a paper named by its number is quoted by its title (query/numbered.py), and a
-# title's own colon or length is no seam the readers below can tell
-_QUOTED_PAIR = re.compile(r"^(?P<pre>[^“”]*)“(?P<a>[^“”]{3,})”\s*(?P<mid>[^“”]{1,12}?)\s*"
-                          r"“(?P<b>[^“”]{3,})”(?P<post>[^“”]*)$")
+# from “B”?", typed quotes too): a paper named by its number is quoted by its title
+# (query/numbered.py), and a title's own colon or length is no seam the readers below can tell
+_QUOTED_PAIR = re.compile(r'^(?P<pre>[^“”"]*)[“"](?P<a>[^“”"]{3,})[”"]\s*(?P<mid>[^“”"]{1,12}?)'
+                          r'\s*[“"](?P<b>[^“”"]{3,})[”"](?P<post>[^“”"]*)$')
 _QUOTED_JOIN = re.compile(r"^(?:vs\.?|versus|and|or|with|to|from|,)$", re.IGNORECASE)
 _COMPARED = re.compile(r"\b(?:vs\.?|versus|compar\w*|differ\w*|contrast\w*|between|better|"
                        r"worse)\b", re.IGNORECASE)

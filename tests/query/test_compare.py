@@ -214,3 +214,49 @@ def test_a_shared_clause_in_the_first_person_keeps_none_of_its_asking_words():
                 "deviation across dependent sequences. Which closes the gap?")
     assert got is not None and "sample averages" in got[0] and "sample averages" in got[1]
     assert not any("'m" in side or "looking" in side for side in got), got
+
+
+# two titles compared with nothing asked around them: a title's length, comma, colon or
+# opening "How"/"Do" is its own (each pair: words each side's search must keep)
+TITLES = [
+    ("Don't Decay the Learning Rate, Increase the Batch Size", "Decay Batch",
+     "Regret Bounds for Robust Adaptive Control of the Linear Quadratic Regulator",
+     "Regret Quadratic Regulator"),
+    ("α-MDF: An Attention-based Multimodal Differentiable Filter for Robot State Estimation",
+     "α-MDF Differentiable",
+     "4D-Former: Multimodal 4D Panoptic Segmentation", "4D-Former Panoptic"),
+    ("How Transferable Are Features Learned by Deep Convolutional Networks Across Domains",
+     "Transferable Domains", "Do Deep Nets Really Need to Be Deep", "Nets Really"),
+]
+TITLE_FORMS = ["{a} vs {b}", "{a} versus {b}", "{a} vs. {b}?", '"{a}" vs "{b}"',
+               "“{a}” versus “{b}”"]
+
+
+@pytest.mark.parametrize("form", TITLE_FORMS)
+def test_two_titles_compared_yield_both(form):
+    for a, a_core, b, b_core in TITLES:
+        q = form.format(a=a, b=b)
+        got = sides(q)
+        assert got is not None, q
+        assert all(w in got[0] for w in a_core.split()), (q, got)
+        assert all(w in got[1] for w in b_core.split()), (q, got)
+        assert not any(w in got[0] for w in b_core.split()), (q, got)
+
+
+def test_typed_quotes_mark_two_titles_in_sentence_case():
+    got = sides('"Don\'t decay the learning rate, increase the batch size" vs "Regret bounds for '
+                'robust adaptive control"')
+    assert got == ["Don't decay the learning rate, increase the batch size",
+                   "Regret bounds for robust adaptive control"]
+
+
+@pytest.mark.parametrize("q", [
+    # long and not in title case: a topic with a contrast inside, never two papers
+    "the robustness of very deep convolutional neural networks to adversarial examples vs "
+    "natural distribution shift in medical images",
+    # title case, but a question that asks for one paper around it
+    "Which Paper Compares Recurrent Neural Networks for Graphs vs Convolutional Neural Networks?",
+    "Is There Work on Recurrent Neural Networks for Graphs Versus Convolutional Neural Networks",
+])
+def test_not_two_titles(q):
+    assert sides(q) is None, q
