@@ -255,7 +255,8 @@ def near_miss_text(form: Form, sources: Sequence[RetrievedPaper], *, embedder: E
                     max_sentences=1)
     say = for_form(form)
     asked = quoted(form.question)
-    head = (_sides_head(say, sources, sides) or say.nothing_both.format(asked=asked)) if sides \
+    nothing = say.nothing_both if len(sides) == 2 else say.nothing_sides
+    head = (_sides_head(say, sources, sides) or nothing.format(asked=asked)) if sides \
         else say.nothing_here.format(asked=asked)
     if form.sifts:  # "which of them use X?": none of the previous answer's papers is on X
         head = say.nothing_sifted.format(asked=asked)
@@ -273,18 +274,16 @@ def near_miss_text(form: Form, sources: Sequence[RetrievedPaper], *, embedder: E
 
 
 def _sides_head(say: Framing, sources: Sequence[RetrievedPaper], sides: Sequence[str]) -> str:
-    """A comparison one of whose two sides the collection holds: which one (its paper, named
-    as sure or as the closest match) and which it may not (its closest paper, only that);
-    empty when neither side, or more than two, is found."""
-    found = [i for i, state in enumerate(sides) if state != "not_found"]
-    if len(sides) != 2 or len(found) != 1 or len(sources) < 2:
+    """A comparison some of whose sides the collection holds: each side in turn, its paper
+    (named as sure or as the closest match) or, for a side it may not hold, its closest paper,
+    only that; empty when no side, or every side, is found."""
+    found = [state != "not_found" for state in sides]
+    if not any(found) or all(found) or len(sources) < len(sides):
         return ""
-    i = found[0]
-    other = 1 - i
-    template = say.one_side if sides[i] == "sure" else say.one_side_closest
-    return template.format(which=say.ordinals[i], other=say.ordinals[other], n=i + 1,
-                           m=other + 1, title=sources[i].paper.display_title,
-                           closest=sources[other].paper.display_title)
+    said = {"sure": say.side_sure, "found": say.side_closest}
+    return "".join(said.get(state, say.side_missing).format(
+        which=say.ordinals[i], n=i + 1, title=sources[i].paper.display_title,
+        closest=sources[i].paper.display_title) for i, state in enumerate(sides)) + say.sides_tail
 
 
 class ExtractiveAnswerer:

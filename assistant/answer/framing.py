@@ -40,11 +40,15 @@ class Framing:
     one_sifted: str  # {title} {where}: the one of them that bears on it
     nothing_sifted: str  # {asked}
     nothing_both: str  # {asked}: a comparison, neither side's paper sure (closest to each first)
-    # a comparison one side of which is found, the other not: {which} {other} (ordinals)
-    # {title} [{n}] the found side's paper, {closest} [{m}] the closest to the other
-    one_side: str
-    one_side_closest: str  # ... the found side's paper named as its closest match
-    ordinals: tuple[str, str]  # the sides, as one_side names them
+    nothing_sides: str  # {asked}: ... of three or four sides
+    # a comparison some sides of which are found, others not, each side said in turn: {which}
+    # (its ordinal) {title} [{n}] its paper, named as the answer or as its closest match; or
+    # not found, {closest} [{n}] only the closest to it; then ``sides_tail``
+    side_sure: str
+    side_closest: str
+    side_missing: str
+    sides_tail: str
+    ordinals: tuple[str, ...]  # the sides, as the side_ sentences name them
     nothing_on_both: str  # {a} {b}: a list asking for papers on two things at once, none is
     not_introduced: str  # {missing}
     side_not_introduced: str  # {missing}: a comparison's named method no paper introduces
@@ -89,15 +93,14 @@ ENGLISH = Framing(
     nothing_sifted="None of them is about “{asked}”. The closest of them:",
     nothing_both=("No two papers in this collection clearly match both sides of “{asked}”. The "
                   "closest to each side first, then the next closest:"),
-    one_side=("The {which} side of this comparison is **{title}** [{n}]. No paper in this "
-              "collection clearly matches the {other} side: **{closest}** [{m}] is only the "
-              "closest to it. "
-              "The closest to each side first, then the next closest:"),
-    one_side_closest=("The closest match to the {which} side of this comparison is "
-                      "**{title}** [{n}]. No paper in this collection clearly matches the "
-                      "{other} side: **{closest}** [{m}] is only the closest to it. The closest "
-                      "to each side first, then the next closest:"),
-    ordinals=("first", "second"),
+    nothing_sides=("Not every side of “{asked}” clearly matches a paper in this collection. The "
+                   "closest to each side first, then the next closest:"),
+    side_sure="The {which} side of this comparison is **{title}** [{n}]. ",
+    side_closest="The closest match to the {which} side of this comparison is **{title}** [{n}]. ",
+    side_missing=("No paper in this collection clearly matches the {which} side: **{closest}** "
+                  "[{n}] is only the closest to it. "),
+    sides_tail="The closest to each side first, then the next closest:",
+    ordinals=("first", "second", "third", "fourth"),
     nothing_on_both=("No paper in this collection is about both “{a}” and “{b}”. The closest "
                      "papers, none of which is about both:"),
     side_not_introduced=("(No paper in this collection introduces {missing}: that side is the "
@@ -154,13 +157,12 @@ CHINESE = Framing(
     one_sifted="其中有一篇与此相关：**{title}**{where} [1]。",
     nothing_sifted="其中没有论文是关于“{asked}”的。最接近的几篇：",
     nothing_both="本文集中没有两篇论文能明确对应“{asked}”的两方。先列出与每一方最接近的论文，再列其次接近的：",
-    one_side=("比较的{which}方是 **{title}** [{n}]。本文集中没有论文明确对应{other}方："
-              "**{closest}** [{m}] 只是与它最接近的。"
-              "先列出与每一方最接近的论文，再列其次接近的："),
-    one_side_closest=("与比较的{which}方最接近的是 **{title}** [{n}]。"
-                      "本文集中没有论文明确对应{other}方：**{closest}** [{m}] 只是与它最接近的。"
-                      "先列出与每一方最接近的论文，再列其次接近的："),
-    ordinals=("第一", "第二"),
+    nothing_sides="本文集中的论文不能明确对应“{asked}”的每一方。先列出与每一方最接近的论文，再列其次接近的：",
+    side_sure="比较的{which}方是 **{title}** [{n}]。",
+    side_closest="与比较的{which}方最接近的是 **{title}** [{n}]。",
+    side_missing="本文集中没有论文明确对应{which}方：**{closest}** [{n}] 只是与它最接近的。",
+    sides_tail="先列出与每一方最接近的论文，再列其次接近的：",
+    ordinals=("第一", "第二", "第三", "第四"),
     nothing_on_both="本文集中没有论文同时关于“{a}”和“{b}”。最接近的几篇（都不是同时关于两者的）：",
     not_introduced="本文集中没有论文提出 {missing}。最接近的几篇（都不是关于它的）：",
     side_not_introduced=("（本文集中没有论文提出 {missing}：那一方列出的是找到的最接近的论文，"

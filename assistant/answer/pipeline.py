@@ -463,12 +463,12 @@ def _unanswered(form: Form, retrieval: Retrieval, *, question: str, retriever: R
     unreadable = has_cjk(form.query) and not (answerer.multilingual or retrieval.multilingual)
     if fields.get("outcome") == "near_miss" and not unreadable:
         closest = (retrieval.papers[:leads] + best_first(
-            retrieval.papers[leads:DECIDE_OVER]))[:NEAR_MISS_PAPERS]
+            retrieval.papers[leads:DECIDE_OVER]))[:max(NEAR_MISS_PAPERS, leads)]
         judged = fields.get("answerability", {})
         missing = str(judged.get("missing_method") or "")
         text = near_miss_text(form, closest, embedder=retriever.store.embedder,
                               missing=missing, across_languages=retrieval.multilingual,
-                              sides=tuple(judged.get("sides") or ("not_found",) * 2)
+                              sides=tuple(judged.get("sides") or ("not_found",) * leads)
                               if leads else ())
         citations = [Citation(n, rp.paper) for n, rp in enumerate(closest, 1)]
     else:

@@ -1,4 +1,5 @@
-"""Comparison questions: "A vs B", "how does A differ from B", "what distinguishes A from B".
+"""Comparison questions: "A vs B", "how does A differ from B", "what distinguishes A from B",
+and three or four things named in one ("Compare PPO, SAC and TD3", "PPO vs SAC vs TD3").
 
 One query for both sides finds the side whose words dominate it and misses the other (on ICLR
 2017, "How do the Gumbel-Softmax and the Concrete distribution papers differ?" ranked the
@@ -374,12 +375,62 @@ def _quoted_pair(q: str) -> list[str] | None:
     return [m.group("a").strip(), m.group("b").strip()] if _COMPARED.search(said) else None
 
 
+# three or four things compared by name ("Compare PPO, SAC and TD3", "PPO vs SAC vs TD3",
+# "How do PPO, SAC, and TD3 differ?", "the difference between PPO, SAC and TD3"): each is
+# searched on its own, as a pair's sides are. A list of descriptions ("a method for ...", "one
+# that ...") or of clauses that ask ("which ...") is no list of names: not read so
+_SEVERAL_FORMS = [
+    re.compile(r"^(?:compare|contrast)\s+(?P<list>.+)$", re.IGNORECASE),
+    re.compile(rf"^{_HOW} {_AUX} (?P<list>.+?) (?:differ|compare|relate|contrast)\b.*$",
+               re.IGNORECASE),
+    re.compile(r"^(?:what(?:'s| is| are)? )?(?:the )?(?:main |key |core |real )?differences? "
+               r"(?:between|among) (?P<list>.+)$", re.IGNORECASE),
+]
+_LIST_SEP = re.compile(r"\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+", re.IGNORECASE)
+MAX_SIDES = 4  # things one comparison compares at most
+_DESCRIBES = re.compile(r"^(?:a|an|one|some|any)\b", re.IGNORECASE)
+
+
+def _a_name(item: str) -> bool:
+    """Names a thing a comparison can search on its own: a few words or a title, never a
+    description ("a method for ..."), a pointer back ("their ...") or words that ask."""
+    if _titled(item):
+        return True
+    return bool(content_words(item)) and len(item.split()) <= _BARE_WORDS and \
+        not _DESCRIBES.match(item) and not _POINTS_BACK.match(item) and \
+        not _ASKED.search(item)
+
+
+def _several(q: str) -> list[str] | None:
+    """The three or four things a question compares by name, as written; None for any other
+    (two things are ``_pair``'s)."""
+    found = None
+    if len(_VS.findall(f" {q} ")) >= 2 and not _ASKS.match(q):  # "PPO vs SAC vs TD3"
+        found = _VS.split(f" {q} ")
+    else:
+        m = next((m for form in _SEVERAL_FORMS if (m := form.match(q)) is not None), None)
+        if m is not None and "," in m.group("list"):
+            found = _LIST_SEP.split(m.group("list"))
+    items = [item.strip(" ,.;:?") for item in found or []]
+    if not 3 <= len(items) <= MAX_SIDES or not all(map(_a_name, items)):
+        return None
+    return items
+
+
 def sides(question: str) -> list[str] | None:
     """The two things a comparison question compares, or None for any other question. A
     shared opening clause is added to both sides."""
     q = " ".join(question.split()).rstrip(" ?")
     if (quoted := _quoted_pair(q)) is not None:
         return quoted
+    several, context = _several(q), ""
+    if several is None and (m := _CONTEXT.match(q)) is not None:
+        several = _several(m.group("rest"))
+        context = _clean(_BOTH.sub("", m.group("ctx")))
+    if several is not None:  # three or four things, each a side
+        named = [_clean(item) for item in several]
+        return None if not all(named) or len({n.lower() for n in named}) < len(named) \
+            else [f"{n} {context}".strip() for n in named]
     context = ""
     found = _pair(q)
     if found is None:

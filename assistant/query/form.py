@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from assistant.query import numbered
 from assistant.query.aspects import CHALLENGES, Aspect, asked
-from assistant.query.compare import sides, sides_zh
+from assistant.query.compare import MAX_SIDES, sides, sides_zh
 from assistant.query.conjunction import on_both
 from assistant.query.followup import is_follow_up
 from assistant.sources.titles import names_written
@@ -66,7 +66,9 @@ class Form:
     aspect: Aspect | None  # what it asks of one paper: its data, code, limitations ...
     # of the query searched (``searched_as``; the question itself until then)
     query: str = ""
-    sides: tuple[str, str] | None = None  # "A vs B": each side is searched on its own
+    # "A vs B", "Compare PPO, SAC and TD3" (2 to compare.MAX_SIDES): each side is searched on
+    # its own
+    sides: tuple[str, ...] | None = None
     introduces: tuple[str, ...] = ()  # "which paper introduces X?": X
     contentless: bool = False  # no content word at all ("the", "what is it?")
     asks_nothing: bool = False  # no question at all ("thanks", "ok", "谢谢"): never searched
@@ -130,9 +132,10 @@ class Form:
     def with_sides(self, pair: Sequence[str]) -> Form:
         """The form comparing ``pair``, a comparison's sides in the collection's English (a
         Chinese question's ``asked_sides``, translated)."""
-        if len(pair) != 2 or not all(pair) or pair[0].lower() == pair[1].lower():
+        if not 2 <= len(pair) <= MAX_SIDES or not all(pair) or \
+                len({side.lower() for side in pair}) < len(pair):
             return self
-        return replace(self, sides=(pair[0], pair[1]),
+        return replace(self, sides=tuple(pair),
                        named_sides=tuple(_only_names(side) for side in pair))
 
 

@@ -24,22 +24,22 @@ def lead_with_sides(pair: Sequence[str] | None, retrieval: Retrieval, *, retriev
     results, its paper first). ``lead`` picks a side's paper from its results (the pipeline
     passes ``judge.decision.side_leads``: the paper that introduces a named method, else the
     highest estimate among its first results); when
-    both sides find the same paper first, it leads the side whose query it is nearer, the
-    other side's lead is its best other paper, and that side's own decision judges it.
+    several sides find the same paper first, it leads the side whose query it is nearest, the
+    others' leads are their best other papers, and each side's own decision judges its lead.
     Unchanged, with no sides, when the question compares nothing or the user picked the
     papers. Returns new records: the ``retrieval`` given is left as it was."""
     if not pair or (filters and filters.paper_ids):
         return retrieval, []
     results = [retriever.search(side, k=k, filters=filters).papers for side in pair]
-    # a paper leads one side only: the side it is nearer (its cosine to each side's query)
+    # a paper leads one side only: the side it is nearest (its cosine to each side's query)
     # picks first ("How does <a paper not here> differ from CPMöbius?": the side not here
     # found CPMöbius first too, only less near, and took it from the side that names it)
     wanted = [lead(side, found) for side, found in zip(pair, results, strict=True)]
     order = list(range(len(pair)))
-    if len(pair) == 2 and wanted[0] is not None and wanted[1] is not None and \
-            wanted[0].paper.paper_id == wanted[1].paper.paper_id and \
-            (wanted[1].dense or 0.0) > (wanted[0].dense or 0.0):
-        order = [1, 0]
+    firsts = [rp.paper.paper_id for rp in wanted if rp is not None]
+    if len(set(firsts)) < len(firsts):  # contested: the nearest side picks first
+        near = [-1.0 if rp is None else rp.dense or 0.0 for rp in wanted]
+        order.sort(key=lambda i: -near[i])
     chosen: dict[int, RetrievedPaper] = {}
     for i in order:  # the first picks from all its results (``wanted``), the next from the rest
         taken = {rp.paper.paper_id for rp in chosen.values()}
@@ -51,9 +51,10 @@ def lead_with_sides(pair: Sequence[str] | None, retrieval: Retrieval, *, retriev
     searched: list[Side] = [(pair[i], [chosen[i], *(rp for rp in results[i]
                                                    if rp is not chosen[i])])
                             for i in sorted(chosen)]
-    if len(leads) < 2:
+    if len(leads) < len(pair):
         return retrieval, []
     ids = {rp.paper.paper_id for rp in leads}
     rest = [rp for rp in retrieval.papers if rp.paper.paper_id not in ids]
-    papers = [replace(rp, rank=rank) for rank, rp in enumerate((leads + rest)[: max(k, 2)], 1)]
+    papers = [replace(rp, rank=rank)
+              for rank, rp in enumerate((leads + rest)[: max(k, len(leads))], 1)]
     return replace(retrieval, papers=papers), searched

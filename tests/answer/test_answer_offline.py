@@ -64,13 +64,13 @@ def test_a_comparison_with_one_side_here_is_a_near_miss_naming_it(bundled_store)
     """"How does <a method of the list> differ from <a paper from another field>?": the list
     holds one side, so it is no off-domain question: a near miss that says which side is here
     (its paper, cited first in the side's place) and that no paper clearly matches the other
-    (its closest paper named as only that), in either order. Neither side here: refused."""
+    (its closest paper named as only that), each side in turn. Neither side here: refused."""
     from assistant.answer.framing import ENGLISH
 
     names = [p.title.split(":")[0].split(" (")[0] for p in bundled_store.papers()
              if re.match(r"^[A-Z][\w-]+(?: \(|:)", p.title)]
     assert len(names) >= 8
-    heads = (ENGLISH.one_side.split("{title}")[0], ENGLISH.one_side_closest.split("{title}")[0])
+    heads = (ENGLISH.side_sure.split("{title}")[0], ENGLISH.side_closest.split("{title}")[0])
     for name in names:
         for other in ("the paper on protein folding with AlphaFold",
                       "the work on sourdough fermentation temperatures"):
@@ -82,8 +82,7 @@ def test_a_comparison_with_one_side_here_is_a_near_miss_naming_it(bundled_store)
                 cited = [c.paper for c in result.citations]
                 assert cited[here].title.startswith(name), (question, result.text)
                 which, rest = ENGLISH.ordinals[here], ENGLISH.ordinals[1 - here]
-                assert result.text.startswith(tuple(h.format(which=which) for h in heads)
-                                              ), result.text
+                assert any(h.format(which=which) in result.text for h in heads), result.text
                 assert (f"clearly matches the {rest} side: **{cited[1 - here].display_title}** "
                         f"[{2 - here}] is only the closest") in result.text, result.text
                 assert f"**{cited[here].display_title}** [{here + 1}]." in result.text
@@ -203,3 +202,44 @@ def test_a_follow_up_after_a_turn_that_asked_nothing_refers_past_it(bundled_stor
         result = ask(bundled_store, follow, history=history)
         assert result.outcome == "answered", (follow, result.text)
         assert result.citations[0].paper.paper_id == before.citations[0].paper.paper_id
+
+
+def _names(store):
+    return [p.title.split(":")[0].split(" (")[0] for p in store.papers()
+            if re.match(r"^[A-Z][\w-]+(?: \(|:)", p.title)]
+
+
+def test_three_or_four_named_methods_each_lead_a_side(bundled_store):
+    """"Compare A, B and C", "A vs B vs C": each method's paper cited in its side's place, in
+    the question's order, one number each (generated over the list's named methods)."""
+    import random
+
+    names = _names(bundled_store)
+    rng = random.Random(3)
+    forms = ["Compare {list}", "How do {list} differ?", "{vs}"]
+    for k in (3, 3, 3, 4, 4, 4):
+        chosen = rng.sample(names, k)
+        form = rng.choice(forms)
+        q = form.format(list=", ".join(chosen[:-1]) + " and " + chosen[-1],
+                        vs=" vs ".join(chosen))
+        result = ask(bundled_store, q)
+        assert result.outcome == "answered", (q, result.text)
+        cited = [c.paper.title for c in result.citations]
+        assert len(cited) == k and all(t.startswith(n) for t, n in zip(cited, chosen,
+                                                                        strict=True)), (q, cited)
+        assert len(result.to_dict()["answerability"]["sides"]) == k
+        for n, c in enumerate(result.citations, 1):  # each side's points cite its own paper
+            assert f"**{c.paper.display_title}** [{n}]" in result.text
+
+
+def test_a_side_of_three_not_here_is_said_so(bundled_store):
+    from assistant.answer.framing import ENGLISH
+
+    a, b = _names(bundled_store)[:2]
+    result = ask(bundled_store, f"Compare {a}, {b} and sourdough fermentation temperatures")
+    assert result.outcome == "near_miss", result.text
+    assert result.to_dict()["answerability"]["sides"][2] == "not_found"
+    cited = [c.paper.title for c in result.citations]
+    assert cited[0].startswith(a) and cited[1].startswith(b), cited
+    assert f"clearly matches the {ENGLISH.ordinals[2]} side: **" in result.text, result.text
+    assert "[3] is only the closest" in result.text

@@ -50,6 +50,6 @@ def test_a_side_not_here_is_said_to_be_missing(bundled_store, names):
         assert result.outcome == "near_miss", (name, result.text)
         assert result.citations[0].paper.paper_id == names[name], result.text
         assert result.to_dict()["answerability"]["sides"][0] in ("sure", "found")
-        head = (CHINESE.one_side.split("{title}")[0].format(which=CHINESE.ordinals[0]),
-                CHINESE.one_side_closest.split("{title}")[0].format(which=CHINESE.ordinals[0]))
+        head = (CHINESE.side_sure.split("{title}")[0].format(which=CHINESE.ordinals[0]),
+                CHINESE.side_closest.split("{title}")[0].format(which=CHINESE.ordinals[0]))
         assert result.text.startswith(head), result.text

@@ -260,3 +260,54 @@ def test_typed_quotes_mark_two_titles_in_sentence_case():
 ])
 def test_not_two_titles(q):
     assert sides(q) is None, q
+
+
+# three or four things compared by name: each searched on its own
+SEVERAL = [["PPO", "SAC", "TD3"], ["batch normalization", "layer normalization",
+                                  "group normalization"],
+           ["IPMark", "VGS", "CPMöbius", "DyPE"],
+           ["Gumbel-Softmax", "the Concrete distribution", "REINFORCE", "straight-through"]]
+SEVERAL_FORMS = ["Compare {list}", "Contrast {list}.", "How do {list} differ?",
+                 "How do {list} compare on sample efficiency?",
+                 "What is the difference between {list}?",
+                 "What are the key differences among {list}?",
+                 "{vs}", "{vs}?"]
+
+
+def _listed(items, oxford):
+    return ", ".join(items[:-1]) + ("," if oxford else "") + " and " + items[-1]
+
+
+@pytest.mark.parametrize("form", SEVERAL_FORMS)
+@pytest.mark.parametrize("oxford", [False, True])
+def test_three_or_four_things_compared_are_each_a_side(form, oxford):
+    for items in SEVERAL:
+        q = form.format(list=_listed(items, oxford), vs=" vs ".join(items))
+        got = sides(q)
+        assert got is not None and len(got) == len(items), (q, got)
+        keys = [item.removeprefix("the ").split()[0] for item in items]
+        for side, key in zip(got, keys, strict=True):  # its own words, no other's
+            assert key in side.split(), (q, got)
+            assert not any(other in side.split() for other in keys if other != key), (q, got)
+
+
+def test_a_shared_clause_is_searched_with_each_of_several():
+    got = sides("For continuous control, compare PPO, SAC and TD3")
+    assert got is not None and len(got) == 3 and all("control" in s for s in got), got
+
+
+@pytest.mark.parametrize("q", [
+    # descriptions, not names, in a list
+    "How do X, a method for label noise, and Z differ?",
+    "Compare one approach to pruning, another to distillation, and a third to quantization",
+    # words that ask inside the list
+    "Compare PPO, which I know, and SAC and TD3",
+    # more than four things
+    "Compare PPO, SAC, TD3, DDPG and A3C",
+    # a list inside a question that asks for one paper
+    "Which paper compares PPO, SAC and TD3?",
+    "Is there work comparing PPO vs SAC vs TD3?",
+])
+def test_not_three_or_four_names(q):
+    got = sides(q)
+    assert got is None or len(got) == 2, (q, got)

@@ -137,9 +137,11 @@ class AnswerView(Vertical, can_focus=True):
             else:
                 parts.append(Content.styled(text, "$text-success"))
         sides = answer.answerability.get("sides") or ()
-        if answer.refused and sides and any(s != "not_found" for s in sides):
-            parts.append(Content.styled("  one side of the comparison is not in the store",
-                                        "$text-warning"))
+        missing = sum(side == "not_found" for side in sides)
+        if answer.refused and 0 < missing < len(sides):
+            said = "one side of the comparison is" if missing == 1 else \
+                f"{missing} sides of the comparison are"
+            parts.append(Content.styled(f"  {said} not in the store", "$text-warning"))
         elif answer.refused:
             parts.append(Content.styled("  nothing in the store answers this", "$text-warning"))
         elif answer.outcome == "answered" and not answer.confident:
