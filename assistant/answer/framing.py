@@ -170,8 +170,8 @@ CHINESE = Framing(
     across_languages=("本文集中没有论文明确对应“{asked}”：离线跨语言匹配时没有哪一篇特别"
                       "突出。用英文提问可以直接匹配摘要原文（或配置 LLM 端点来翻译问题）。"
                       "最接近的几篇："),
-    side_by_side="两篇论文在相同要点上的说法，并列如下：",
-    side_by_side_closest="以下是与两方各自最接近的论文（其中一篇未必是您所指的），它们在相同要点上的说法并列如下：",
+    side_by_side="各篇论文在相同要点上的说法，并列如下：",
+    side_by_side_closest="以下是与每一方各自最接近的论文（其中一篇未必是您所指的），它们在相同要点上的说法并列如下：",
     points={"problem": "问题", "method": "方法", "data": "数据", "result": "结果"},
     point_missing="摘要中没有说明",
     no_sources="已索引的论文不能回答这个问题。",

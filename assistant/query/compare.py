@@ -475,6 +475,7 @@ _ZH_PATTERNS = [
                rf"有何不同|有什么不同|有什么区别|有何区别|有何优劣|哪个更\S+|谁更\S+)?$"),
     re.compile(r"^(?P<a>.+?)" + _ZH_JOIN + r"(?P<b>.+?)\s*(?:哪个|哪一个|哪种|谁)(?:更|比较)\S+$"),
 ]
+_ZH_LIST = re.compile(r"\s*、\s*")  # "A、B 和 C": the things listed before the join
 _ZH_POINTS_BACK = re.compile(r"^(?:它|它们|这个|这种|这篇|该|此|上面|前面|上述|他们)")
 # asks for papers that compare ("哪些论文比较了 A 和 B 的区别？", "有没有工作研究 A 和 B 有
 # 什么区别"): a list or a lookup, not two papers compared
@@ -497,7 +498,8 @@ def _unfilled(side: str) -> str:
 
 
 def sides_zh(question: str) -> list[str] | None:
-    """The two things a comparison asked in Chinese compares, as written (each side at least
+    """The two (to ``MAX_SIDES``) things a comparison asked in Chinese compares, as written
+    ("PPO、SAC 和 TD3 有什么区别？" compares three; each side at least
     two characters once its "的论文", "关于" are dropped, and no sentence of its own), or None
     for any other question."""
     q = _ZH_POLITE.sub("", _ZH_END.sub("", question.strip()))
@@ -507,9 +509,11 @@ def sides_zh(question: str) -> list[str] | None:
         m = pattern.match(q)
         if m is None:
             continue
-        pair = [_unfilled(m.group(s)) for s in ("a", "b")]
+        # "PPO、SAC 和 TD3": the things listed before the join are sides too
+        pair = [_unfilled(s) for s in [*_ZH_LIST.split(m.group("a")), m.group("b")]]
         if any(_ZH_POINTS_BACK.match(s) or _ZH_SENTENCE.search(s) or len(s) < 2
-               for s in pair) or pair[0].lower() == pair[1].lower():
+               for s in pair) or len({s.lower() for s in pair}) < len(pair) or \
+                len(pair) > MAX_SIDES:
             return None
         return pair
     return None

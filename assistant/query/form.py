@@ -109,7 +109,7 @@ class Form:
     named_sides: tuple[tuple[str, ...], ...] = ()
     # a comparison asked in Chinese ("A 和 B 有什么区别？"), its two sides as written: searched
     # each in its English (``with_sides``), as the English query holds no comparison's shape
-    asked_sides: tuple[str, str] | None = None
+    asked_sides: tuple[str, ...] | None = None
 
     @property
     def read_as(self) -> str:
@@ -213,7 +213,7 @@ def parse(question: str, history: Sequence[Turn] = ()) -> Form:
                 cjk=cjk, listing=listing and not pair,
                 aspect=asked(question), survey=topic or asks_for_papers(question),
                 topic=topic, both=both if listing else None,
-                asked_sides=(pair[0], pair[1]) if pair else None)
+                asked_sides=tuple(pair) if pair else None)
 
 
 def of(question: str) -> Form:

@@ -53,3 +53,13 @@ def test_a_side_not_here_is_said_to_be_missing(bundled_store, names):
         head = (CHINESE.side_sure.split("{title}")[0].format(which=CHINESE.ordinals[0]),
                 CHINESE.side_closest.split("{title}")[0].format(which=CHINESE.ordinals[0]))
         assert result.text.startswith(head), result.text
+
+
+def test_three_papers_listed_with_a_chinese_list_comma_each_lead_a_side(bundled_store, names):
+    for form in ("比较{a}、{b}与{c}", "{a}、{b}和{c}有什么区别？"):
+        for a, b, c in list(itertools.combinations(sorted(names), 3))[::40][:3]:
+            result = ask(bundled_store, form.format(a=a, b=b, c=c))
+            assert result.outcome == "answered", result.text
+            cited = [x.paper.paper_id for x in result.citations]
+            assert cited[:3] == [names[a], names[b], names[c]], result.text
+            assert result.text.startswith((CHINESE.side_by_side, CHINESE.side_by_side_closest))

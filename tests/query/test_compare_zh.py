@@ -46,3 +46,24 @@ def test_every_form_yields_its_two_sides(side, form):
 def test_no_comparison_of_two_papers(question):
     assert sides_zh(question) is None
     assert parse(question).asked_sides is None
+
+
+# three or four things listed with "、" before the join: each a side
+@pytest.mark.parametrize("form", FORMS)
+@pytest.mark.parametrize("n", [3, 4])
+def test_things_listed_before_the_join_are_sides_too(form, n):
+    for start in range(len(SIDES) - n + 1):
+        chosen = SIDES[start:start + n]
+        listed = "、".join(side[0] for side in chosen[:-1])
+        question = form.format(a=listed, b=chosen[-1][0])
+        assert sides_zh(question) == [side[1] for side in chosen], question
+        assert parse(question).asked_sides == tuple(side[1] for side in chosen)
+
+
+@pytest.mark.parametrize("question", [
+    "在强化学习中，PPO 和 SAC 有什么区别？",  # a clause before a comma is no side of its own
+    "A、B、C、D 和 E 有什么区别？",  # more than four things
+])
+def test_a_comma_or_a_long_list_is_not_several_sides(question):
+    got = sides_zh(question)
+    assert got is None or (len(got) == 2 and "，" in got[0]), (question, got)
