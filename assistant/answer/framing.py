@@ -40,7 +40,7 @@ class Framing:
     one_sifted: str  # {title} {where}: the one of them that bears on it
     nothing_sifted: str  # {asked}
     nothing_both: str  # {asked}: a comparison, neither side's paper sure (closest to each first)
-    nothing_sides: str  # {asked}: ... of three or four sides
+    nothing_sides: str  # {asked}: ... of three or more sides
     # a comparison some sides of which are found, others not, each side said in turn: {which}
     # (its ordinal) {title} [{n}] its paper, named as the answer or as its closest match; or
     # not found, {closest} [{n}] only the closest to it; then ``sides_tail``
@@ -100,7 +100,7 @@ ENGLISH = Framing(
     side_missing=("No paper in this collection clearly matches the {which} side: **{closest}** "
                   "[{n}] is only the closest to it. "),
     sides_tail="The closest to each side first, then the next closest:",
-    ordinals=("first", "second", "third", "fourth"),
+    ordinals=("first", "second", "third", "fourth", "fifth", "sixth"),
     nothing_on_both=("No paper in this collection is about both “{a}” and “{b}”. The closest "
                      "papers, none of which is about both:"),
     side_not_introduced=("(No paper in this collection introduces {missing}: that side is the "
@@ -162,7 +162,7 @@ CHINESE = Framing(
     side_closest="与比较的{which}方最接近的是 **{title}** [{n}]。",
     side_missing="本文集中没有论文明确对应{which}方：**{closest}** [{n}] 只是与它最接近的。",
     sides_tail="先列出与每一方最接近的论文，再列其次接近的：",
-    ordinals=("第一", "第二", "第三", "第四"),
+    ordinals=("第一", "第二", "第三", "第四", "第五", "第六"),
     nothing_on_both="本文集中没有论文同时关于“{a}”和“{b}”。最接近的几篇（都不是同时关于两者的）：",
     not_introduced="本文集中没有论文提出 {missing}。最接近的几篇（都不是关于它的）：",
     side_not_introduced=("（本文集中没有论文提出 {missing}：那一方列出的是找到的最接近的论文，"

@@ -1,5 +1,5 @@
 """Comparison questions: "A vs B", "how does A differ from B", "what distinguishes A from B",
-and three or four things named in one ("Compare PPO, SAC and TD3", "PPO vs SAC vs TD3").
+and three to six things named in one ("Compare PPO, SAC and TD3", "PPO vs SAC vs TD3").
 
 One query for both sides finds the side whose words dominate it and misses the other (on ICLR
 2017, "How do the Gumbel-Softmax and the Concrete distribution papers differ?" ranked the
@@ -375,7 +375,7 @@ def _quoted_pair(q: str) -> list[str] | None:
     return [m.group("a").strip(), m.group("b").strip()] if _COMPARED.search(said) else None
 
 
-# three or four things compared by name ("Compare PPO, SAC and TD3", "PPO vs SAC vs TD3",
+# three to six things compared by name ("Compare PPO, SAC and TD3", "PPO vs SAC vs TD3",
 # "How do PPO, SAC, and TD3 differ?", "the difference between PPO, SAC and TD3"): each is
 # searched on its own, as a pair's sides are. A list of descriptions ("a method for ...", "one
 # that ...") or of clauses that ask ("which ...") is no list of names: not read so
@@ -387,7 +387,7 @@ _SEVERAL_FORMS = [
                r"(?:between|among) (?P<list>.+)$", re.IGNORECASE),
 ]
 _LIST_SEP = re.compile(r"\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+", re.IGNORECASE)
-MAX_SIDES = 4  # things one comparison compares at most
+MAX_SIDES = 6  # things one comparison compares at most (a paper each, DECIDE_OVER's six)
 _DESCRIBES = re.compile(r"^(?:a|an|one|some|any)\b", re.IGNORECASE)
 
 
@@ -402,7 +402,7 @@ def _a_name(item: str) -> bool:
 
 
 def _several(q: str) -> list[str] | None:
-    """The three or four things a question compares by name, as written; None for any other
+    """The three or more things a question compares by name, as written; None for any other
     (two things are ``_pair``'s)."""
     found = None
     if len(_VS.findall(f" {q} ")) >= 2 and not _ASKS.match(q):  # "PPO vs SAC vs TD3"
@@ -412,9 +412,7 @@ def _several(q: str) -> list[str] | None:
         if m is not None and "," in m.group("list"):
             found = _LIST_SEP.split(m.group("list"))
     items = [item.strip(" ,.;:?") for item in found or []]
-    if not 3 <= len(items) <= MAX_SIDES or not all(map(_a_name, items)):
-        return None
-    return items
+    return items if len(items) >= 3 and all(map(_a_name, items)) else None
 
 
 def sides(question: str) -> list[str] | None:
@@ -427,8 +425,11 @@ def sides(question: str) -> list[str] | None:
     if several is None and (m := _CONTEXT.match(q)) is not None:
         several = _several(m.group("rest"))
         context = _clean(_BOTH.sub("", m.group("ctx")))
-    if several is not None:  # three or four things, each a side
+    if several is not None:  # three or more things, each a side (more than a comparison
+        # lines up: no comparison, never two sides of which one is a list)
         named = [_clean(item) for item in several]
+        if len(named) > MAX_SIDES:
+            return None
         return None if not all(named) or len({n.lower() for n in named}) < len(named) \
             else [f"{n} {context}".strip() for n in named]
     context = ""

@@ -262,11 +262,12 @@ def test_not_two_titles(q):
     assert sides(q) is None, q
 
 
-# three or four things compared by name: each searched on its own
+# three to six things compared by name: each searched on its own
 SEVERAL = [["PPO", "SAC", "TD3"], ["batch normalization", "layer normalization",
                                   "group normalization"],
            ["IPMark", "VGS", "CPMöbius", "DyPE"],
-           ["Gumbel-Softmax", "the Concrete distribution", "REINFORCE", "straight-through"]]
+           ["Gumbel-Softmax", "the Concrete distribution", "REINFORCE", "straight-through"],
+           ["PPO", "SAC", "TD3", "DDPG", "A3C", "TRPO"]]
 SEVERAL_FORMS = ["Compare {list}", "Contrast {list}.", "How do {list} differ?",
                  "How do {list} compare on sample efficiency?",
                  "What is the difference between {list}?",
@@ -302,8 +303,8 @@ def test_a_shared_clause_is_searched_with_each_of_several():
     "Compare one approach to pruning, another to distillation, and a third to quantization",
     # words that ask inside the list
     "Compare PPO, which I know, and SAC and TD3",
-    # more than four things
-    "Compare PPO, SAC, TD3, DDPG and A3C",
+    # more than six things
+    "Compare PPO, SAC, TD3, DDPG, A3C, TRPO and IMPALA",
     # a list inside a question that asks for one paper
     "Which paper compares PPO, SAC and TD3?",
     "Is there work comparing PPO vs SAC vs TD3?",

@@ -48,7 +48,7 @@ def test_no_comparison_of_two_papers(question):
     assert parse(question).asked_sides is None
 
 
-# three or four things listed with "、" before the join: each a side
+# three or more things listed with "、" before the join: each a side
 @pytest.mark.parametrize("form", FORMS)
 @pytest.mark.parametrize("n", [3, 4])
 def test_things_listed_before_the_join_are_sides_too(form, n):
@@ -62,7 +62,7 @@ def test_things_listed_before_the_join_are_sides_too(form, n):
 
 @pytest.mark.parametrize("question", [
     "在强化学习中，PPO 和 SAC 有什么区别？",  # a clause before a comma is no side of its own
-    "A、B、C、D 和 E 有什么区别？",  # more than four things
+    "甲方法、乙方法、丙方法、丁方法、戊方法、己方法和庚方法有什么区别？",  # more than six things
 ])
 def test_a_comma_or_a_long_list_is_not_several_sides(question):
     got = sides_zh(question)
