@@ -389,6 +389,7 @@ _SEVERAL_FORMS = [
 _LIST_SEP = re.compile(r"\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+", re.IGNORECASE)
 MAX_SIDES = 6  # things one comparison compares at most (a paper each, DECIDE_OVER's six)
 _DESCRIBES = re.compile(r"^(?:a|an|one|some|any)\b", re.IGNORECASE)
+_ASKED_AFTER = re.compile(r"\s*[:;,?]\s*(?:which|what|how)\b.*$", re.IGNORECASE)
 
 
 def _a_name(item: str) -> bool:
@@ -405,8 +406,9 @@ def _several(q: str) -> list[str] | None:
     """The three or more things a question compares by name, as written; None for any other
     (two things are ``_pair``'s)."""
     found = None
-    if len(_VS.findall(f" {q} ")) >= 2 and not _ASKS.match(q):  # "PPO vs SAC vs TD3"
-        found = _VS.split(f" {q} ")
+    bare = _ASKED_AFTER.sub("", q)  # "PPO vs SAC vs TD3: which is best?"
+    if len(_VS.findall(f" {bare} ")) >= 2 and not _ASKS.match(bare):  # "PPO vs SAC vs TD3"
+        found = _VS.split(f" {bare} ")
     else:
         m = next((m for form in _SEVERAL_FORMS if (m := form.match(q)) is not None), None)
         if m is not None and "," in m.group("list"):
@@ -416,8 +418,8 @@ def _several(q: str) -> list[str] | None:
 
 
 def sides(question: str) -> list[str] | None:
-    """The two things a comparison question compares, or None for any other question. A
-    shared opening clause is added to both sides."""
+    """The things a comparison question compares (two, or three to ``MAX_SIDES`` named in a
+    list), or None for any other question. A shared opening clause is added to each side."""
     q = " ".join(question.split()).rstrip(" ?")
     if (quoted := _quoted_pair(q)) is not None:
         return quoted
@@ -428,9 +430,8 @@ def sides(question: str) -> list[str] | None:
     if several is not None:  # three or more things, each a side (more than a comparison
         # lines up: no comparison, never two sides of which one is a list)
         named = [_clean(item) for item in several]
-        if len(named) > MAX_SIDES:
-            return None
-        return None if not all(named) or len({n.lower() for n in named}) < len(named) \
+        return None if len(named) > MAX_SIDES or not all(named) or \
+            len({n.lower() for n in named}) < len(named) \
             else [f"{n} {context}".strip() for n in named]
     context = ""
     found = _pair(q)

@@ -107,7 +107,7 @@ class Form:
     # (``searched_as``; judge/decision.py: a side none of whose results introduces its name
     # stands for the closest paper, not the method's own)
     named_sides: tuple[tuple[str, ...], ...] = ()
-    # a comparison asked in Chinese ("A 和 B 有什么区别？"), its two sides as written: searched
+    # a comparison asked in Chinese ("A 和 B 有什么区别？"), its sides as written: searched
     # each in its English (``with_sides``), as the English query holds no comparison's shape
     asked_sides: tuple[str, ...] | None = None
 

@@ -272,7 +272,7 @@ SEVERAL_FORMS = ["Compare {list}", "Contrast {list}.", "How do {list} differ?",
                  "How do {list} compare on sample efficiency?",
                  "What is the difference between {list}?",
                  "What are the key differences among {list}?",
-                 "{vs}", "{vs}?"]
+                 "{vs}", "{vs}?", "{vs}: which is the most sample-efficient?"]
 
 
 def _listed(items, oxford):
