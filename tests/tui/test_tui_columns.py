@@ -141,3 +141,23 @@ def test_a_lists_less_sure_papers_come_after_the_sure_ones_under_their_own_headi
     shown = sources_of(view)
     assert [(s.paper.paper_id, s.n, s.less_sure) for s in shown] == [
         ("a", 1, False), ("c", 2, False), ("b", 3, True), ("d", None, False)]
+
+
+def test_a_comparisons_papers_keep_their_sides_order():
+    """"Compare A, B and C": [1], [2], [3] are the sides' papers in the question's order,
+    whatever their estimates; the other retrieved papers follow, best first."""
+    from assistant.answer.types import Answer
+    from assistant.citations import Citation
+
+    view = type("View", (), {})()
+    view.retrieved = [_retrieved("a", 1, 0.35), _retrieved("b", 2, 0.9),
+                      _retrieved("c", 3, 0.07), _retrieved("d", 4, 0.01),
+                      _retrieved("e", 5, 0.5)]
+    by_id = {rp.paper.paper_id: rp.paper for rp in view.retrieved}
+    view.answer = Answer("Compare A, B and C", "...", "extractive", "m",
+                         [Citation(n, by_id[p]) for n, p in enumerate("abc", 1)],
+                         view.retrieved, refused=False,
+                         answerability={"sides": ["found", "sure", "not_found"]})
+    shown = sources_of(view)
+    assert [(s.paper.paper_id, s.n) for s in shown] == [
+        ("a", 1), ("b", 2), ("c", 3), ("e", None), ("d", None)]

@@ -43,7 +43,8 @@ def sources_of(view: AnswerView) -> list[Source]:
     after those it did. Estimates are compared as shown (two decimals), so papers that show the
     same one are in retrieval order, not in the order of digits that differ between CPUs. A
     list's less sure papers come after the papers it is sure of. A listing (papers like one
-    paper) keeps its own order: [1] first."""
+    paper) keeps its own order: [1] first; so does a comparison, its sides' papers in the
+    question's order."""
     retrieved = {rp.paper.paper_id: rp for rp in view.retrieved}
     cited: list[Source] = []
     if view.answer is not None:
@@ -56,6 +57,8 @@ def sources_of(view: AnswerView) -> list[Source]:
              if rp.paper.paper_id not in ids]
     if view.answer is not None and view.answer.listed:
         return cited + other
+    if view.answer is not None and view.answer.answerability.get("sides"):
+        return cited + _by_score(other)
     return (_by_score([s for s in cited if not s.less_sure])
             + _by_score([s for s in cited if s.less_sure]) + _by_score(other))
 
