@@ -45,6 +45,7 @@ from assistant.judge.decision import (
     weighed,
 )
 from assistant.judge.relevance import Relevance
+from assistant.judge.verifier import Remembered
 from assistant.paper import Paper
 from assistant.query import (
     aspects,
@@ -200,12 +201,14 @@ def _search_and_decide(form: Form, *, retriever: Retriever, k: int,
     if form.by_author:  # an author's papers: the newest first
         retrieval = replace(retrieval, papers=sorted(
             retrieval.papers, key=lambda rp: -(rp.paper.year or 0)))
+    read = Remembered()  # a comparison's side papers: scored to pick its paper, judged once
     retrieval, sides = lead_with_sides(form.sides, retrieval, retriever=retriever,
                                        filters=filters, k=k,
-                                       lead=side_leads(index=retriever.index()))
+                                       lead=side_leads(index=retriever.index(), verifier=read))
     verdict = decide(form, retrieval.papers, index=retriever.index(), sides=sides,
                      multilingual=retrieval.multilingual,
-                     picked=bool(filters and filters.paper_ids) and not form.sifts)
+                     picked=bool(filters and filters.paper_ids) and not form.sifts,
+                     verifier=read)
     if form.by_author:  # every one of the author's papers, newest first, whatever it matched
         verdict = replace(verdict, relevance=verdict.relevance.scoped(
             [rp.paper.paper_id for rp in retrieval.papers]))

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from assistant.judge import answerability, evidence, introduces
 from assistant.judge.relevance import Relevance, judge
-from assistant.judge.verifier import Scorer, passage, shared
+from assistant.judge.verifier import Remembered, Scorer, passage, shared
 from assistant.search.retrieval import shown
 
 if TYPE_CHECKING:
@@ -256,21 +256,18 @@ def side_leads(*, index: Any, verifier: Scorer | None = None
     the one that introduces a method the side names (introduces.side_lead), else the highest
     estimate among the side's first ``DECIDE_OVER`` results (retrieval's first on a tie).
     Retrieval's first alone named, for "Learning to Discern", a paper on world models for
-    robots that its own estimate put below the paper of that title. Each side's verifier
-    scores are read once a call of ``search.compared.lead_with_sides``."""
-    ver = verifier or shared()
+    robots that its own estimate put below the paper of that title. ``verifier``: the scorer
+    (default: the shared verifier; the pipeline passes the ``verifier.Remembered`` that
+    ``decide`` reads too, so a side's papers are scored once a question)."""
+    ver = verifier or Remembered()
     stats = answerability.stats_for(index)
-    read: dict[tuple[str, str], float] = {}
 
     def best(side: str) -> Callable[[Sequence[RetrievedPaper]], RetrievedPaper | None]:
         def pick(found: Sequence[RetrievedPaper]) -> RetrievedPaper | None:
             top = list(found[:DECIDE_OVER])
-            new = [rp for rp in top if (side, rp.paper.paper_id) not in read]
-            for rp, v in zip(new, ver.score(side, [passage(rp.paper, side) for rp in new]),
-                             strict=True):
-                read[(side, rp.paper.paper_id)] = v
             ids = [rp.paper.paper_id for rp in top]
-            chosen = best_of(ids, estimates(side, top, {i: read[(side, i)] for i in ids},
+            read = ver.score(side, [passage(rp.paper, side) for rp in top])
+            chosen = best_of(ids, estimates(side, top, dict(zip(ids, read, strict=True)),
                                             stats))
             return top[ids.index(chosen)] if chosen is not None else None
         return pick

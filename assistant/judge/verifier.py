@@ -155,6 +155,26 @@ class Verifier:
         return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z))))
 
 
+class Remembered:
+    """A scorer that reads each pair once: the scores it has given are given again, the others
+    asked of ``scorer`` (default: the shared verifier, loaded when first needed). A question's
+    comparison reads each side's papers twice, to pick the paper a side stands for and to
+    judge it; one of these for the question reads them once. A pair scores the same alone
+    whenever it is read (``Verifier.score``), so what is remembered is what would be read."""
+
+    def __init__(self, scorer: Scorer | None = None) -> None:
+        self._scorer = scorer
+        self._read: dict[tuple[str, str], float] = {}
+
+    def score(self, question: str, passages: Sequence[str]) -> list[float]:
+        new = [p for p in dict.fromkeys(passages) if (question, p) not in self._read]
+        if new:
+            scorer = self._scorer or shared()
+            for p, v in zip(new, scorer.score(question, new), strict=True):
+                self._read[(question, p)] = v
+        return [self._read[(question, p)] for p in passages]
+
+
 _shared: Verifier | None = None
 
 

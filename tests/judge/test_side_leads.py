@@ -11,8 +11,10 @@ from dataclasses import replace
 import pytest
 
 from assistant.judge.decision import decide, side_leads
+from assistant.judge.verifier import Remembered
 from assistant.paper import Paper
 from assistant.query.form import of
+from assistant.search.compared import lead_with_sides
 
 DISCERN = Paper("p-discern", "Learning to Discern: imitating heterogeneous human demonstrations",
                 "Practical imitation learning uses demonstrations of mixed quality. We learn to "
@@ -84,3 +86,49 @@ def test_a_side_not_led_by_its_best_estimate_is_never_sure(retriever):
                      sides=[(a, side_a), (b, side_b)], verifier=Reads("discern"))
     assert verdict.decision.sides[0] == "not_found"
     assert not verdict.confident
+
+
+class Counted(Reads):
+    """``Reads``, counting each (question, passage) pair it is asked to score."""
+
+    def __init__(self, word: str) -> None:
+        super().__init__(word)
+        self.pairs: list[tuple[str, str]] = []
+
+    def score(self, question: str, passages: list[str]) -> list[float]:
+        self.pairs += [(question, p) for p in passages]
+        return super().score(question, passages)
+
+
+def test_remembered_reads_a_pair_once_and_gives_what_was_read():
+    counted = Counted("discern")
+    read = Remembered(counted)
+    first = read.score("q", ["a discern", "b", "a discern"])
+    assert first == [0.97, 0.02, 0.97]
+    assert read.score("q", ["b", "c discern"]) == [0.02, 0.97]
+    assert read.score("other q", ["b"]) == [0.02]
+    assert counted.pairs == [("q", "a discern"), ("q", "b"), ("q", "c discern"),
+                             ("other q", "b")]
+
+
+def test_a_comparisons_side_papers_are_scored_once_and_judged_as_before(retriever):
+    """The pipeline's way: one ``Remembered`` picks each side's paper and judges it; the
+    verdict is the one a scorer read afresh each time gives, and no pair is read twice."""
+    a, b = "learning to discern good demonstrations", "breaking the softmax bottleneck"
+    question = of(f"How does {a} differ from {b}?")
+    found = retriever.search(question.query or question.question, k=6)
+
+    def judged(scorer):
+        searched, sides = lead_with_sides((a, b), found, retriever=retriever, filters=None,
+                                          k=6, lead=side_leads(index=retriever.index(),
+                                                               verifier=scorer))
+        return decide(question, searched.papers, index=retriever.index(), sides=sides,
+                      verifier=scorer)
+
+    afresh = Counted("discern")
+    counted = Counted("discern")
+    before, after = judged(afresh), judged(Remembered(counted))
+    assert after.to_dict() == before.to_dict()
+    assert len(set(afresh.pairs)) < len(afresh.pairs)  # read twice when not remembered
+    assert len(set(counted.pairs)) == len(counted.pairs)
+    assert set(counted.pairs) == set(afresh.pairs)
