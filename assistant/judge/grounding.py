@@ -45,7 +45,11 @@ MISATTRIBUTION_MARGIN = 0.08  # how much better another paper must support a cla
 # words that frame a claim rather than state it ("The most relevant paper is ...")
 _FRAMING = frozenset(["authors", "relevant", "related", "collection", "bear", "bears", "closest",
                       "answer", "answers", "indexed", "mentioned", "according", "abstract", "match",
-                      "exactly", "sure", "possibly"])
+                      "exactly", "sure", "possibly", "side", "sides", "comparison", "clearly",
+                      "matches", "one"])
+# a comparison's side named by its place ("The third side of this comparison is ..."): the
+# ordinal frames there, where elsewhere it may be claimed ("the first method to ...")
+_NTH_SIDE = re.compile(r"\b(?:first|second|third|fourth|fifth|sixth) side\b", re.IGNORECASE)
 _CITE = re.compile(r"\[\s*(\d{1,3}(?:\s*(?:[,;]|[-–—]|and)\s*\d{1,3})*)\s*\]")
 _LEADING_CITES = re.compile(r"^((?:\s*\[\s*\d[\d\s,;–—-]*\])+)\s*")
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:[.,]\d+)*(?![\w])")
@@ -78,7 +82,8 @@ def sentence_vectors(embedder: Embedder, texts: Sequence[str]) -> np.ndarray:
 
 
 def stems(text: str) -> set[str]:
-    return {stem(w) for w in content_words(clean_markup(text)) if w not in _FRAMING}
+    return {stem(w) for w in content_words(_NTH_SIDE.sub(" ", clean_markup(text)))
+            if w not in _FRAMING}
 
 
 def numbers(text: str) -> set[str]:
@@ -95,8 +100,9 @@ def claim_text(text: str) -> str:
 _BOLD = re.compile(r"\*\*[^*\n]+\*\*")
 _HIDE = str.maketrans({".": "\ue000", "?": "\ue001", "!": "\ue002"})
 _SHOW = str.maketrans({"\ue000": ".", "\ue001": "?", "\ue002": "!"})
-# an author's initial ("by Aaron D. Tucker and Robert E. Schapire"): no sentence ends there
-_INITIAL = re.compile(r"(?<=\b[A-Z])\.(?= [A-Z][a-z])")
+# an author's initial ("by Aaron D. Tucker and Robert E. Schapire", "Y. X. Rachel Wang"): no
+# sentence ends there
+_INITIAL = re.compile(r"(?<=\b[A-Z])\.(?= [A-Z](?:[a-z]|\.))")
 
 
 def answer_sentences(text: str) -> list[str]:
@@ -315,6 +321,15 @@ def mark_of(sentence: Sentence) -> str:
     return "not supported by the cited abstract"
 
 
+def names(claim: str, paper: Paper, units: Units) -> bool:
+    """Whether ``claim`` only names ``paper`` ("The closest match is **Learning to Infer**",
+    "The third side of this comparison is **T**"): it holds the paper's title, and its words
+    but for the framing are all the title line's (title, venue, authors)."""
+    words = stems(claim)
+    return (paper.display_title.lower() in claim.lower() and bool(words)
+            and words <= stems(units.texts[0]))
+
+
 def ground(text: str, citations: Sequence[Citation], retrieved: Sequence[RetrievedPaper], *,
            embedder: Embedder) -> Grounding:
     """Check every cited claim of ``text`` against the papers ``citations`` number."""
@@ -347,6 +362,8 @@ def ground(text: str, citations: Sequence[Citation], retrieved: Sequence[Retriev
             assert best is not None
             score, n, paper, i = best
             u = units_for(paper)
+            if score < SUPPORTED and names(said_text, paper, u):  # a short title is far from
+                score, i = SUPPORTED, 0  # the framing words around it
             missing = sorted(numbers(said_text) - u.numbers)
             claim = Claim(said_text, [c for c, _ in cited], verdict(score, numbers_ok=not missing),
                           score, n, paper.paper_id, u.texts[i], u.index[i],
