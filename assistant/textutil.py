@@ -381,11 +381,44 @@ _TEXT_CMD = re.compile(r"\\(?:emph|textbf|textit|textsc|texttt|textrm|mathrm|mat
                        r"mathbb|underline)\{([^{}]{0,200})\}|\\(?:ie|eg|etc|LaTeX|TeX)\b")
 
 
+# macros an abstract defines for itself ("\R", "\eps", "\opt", "\x"), which pylatexenc does
+# not know and would drop ("on $\R^d$" read "on ^d"): said as the usual ones are, else by name;
+# sizing and style macros say nothing (what they format follows them)
+_SHORTHANDS = {"R": "ℝ", "N": "ℕ", "Z": "ℤ", "Q": "ℚ", "E": "𝔼", "eps": "ε", "opt": "OPT",
+               "Pr": "Pr", "colon": ":", "land": "∧", "lor": "∨", "tr": "tr", "trace": "tr",
+               "over": "/", "ie": "i.e.", "eg": "e.g.", "etc": "etc."}
+_SAY_NOTHING = frozenset(["left", "right", "middle", "big", "Big", "bigg", "Bigg", "bigl", "bigr",
+                         "Bigl", "Bigr", "biggl", "biggr", "Biggl", "Biggr", "limits", "nolimits",
+                         "displaystyle", "textstyle", "scriptstyle", "scriptscriptstyle", "tiny",
+                         "small", "large", "Large", "nonumber", "label", "smash", "boldsymbol",
+                         "bm", "bf", "rm", "it", "sf", "tt", "cal", "mit", "mathit", "mathsf",
+                         "operatorname", "mathscr", "mathfrak", "tfrac", "dfrac", "cfrac", "Tilde",
+                         "wt", "wh"])
+
+
+def _unknown_macro(node: Any, l2tobj: Any) -> str:
+    r"""A macro pylatexenc does not know: its arguments when the parser read some ("\mbox{log}"),
+    nothing when it formats what follows ("\bm{x}", "\left("), else its name ("\x \mapsto"
+    says "x ↦"). pylatexenc passes ``l2tobj`` by that name."""
+    args = [a for a in (node.nodeargd.argnlist if node.nodeargd else None) or [] if a is not None]
+    if args:
+        return "".join(l2tobj.node_to_text(a) for a in args)
+    end = node.pos + node.len
+    name: str = node.macroname
+    if name in _SAY_NOTHING or not name.isalpha() or node.parsing_state.s[end:end + 1] == "{":
+        return ""
+    return name
+
+
 @functools.cache
 def _latex() -> Any:
-    from pylatexenc.latex2text import LatexNodes2Text
+    from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
-    return LatexNodes2Text(math_mode="text", strict_latex_spaces=False)
+    db = get_default_latex_context_db()
+    db.add_context_category("abstracts", prepend=False,
+                            macros=[MacroTextSpec(k, v) for k, v in _SHORTHANDS.items()])
+    db.set_unknown_macro_spec(MacroTextSpec("", simplify_repl=_unknown_macro))
+    return LatexNodes2Text(latex_context=db, math_mode="text", strict_latex_spaces=False)
 
 
 def _render(piece: str) -> str:
