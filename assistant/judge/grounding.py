@@ -100,9 +100,10 @@ def claim_text(text: str) -> str:
 _BOLD = re.compile(r"\*\*[^*\n]+\*\*")
 _HIDE = str.maketrans({".": "\ue000", "?": "\ue001", "!": "\ue002"})
 _SHOW = str.maketrans({"\ue000": ".", "\ue001": "?", "\ue002": "!"})
-# an author's initial ("by Aaron D. Tucker and Robert E. Schapire", "Y. X. Rachel Wang"): no
-# sentence ends there
-_INITIAL = re.compile(r"(?<=\b[A-Z])\.(?= [A-Z](?:[a-z]|\.))")
+# an author's initial or title ("by Aaron D. Tucker and Robert E. Schapire", "Y. X. Rachel
+# Wang", "Dr. Nadereh Hatami"): no sentence ends there
+_INITIAL = re.compile(r"(?:(?<=\b[A-Z])|(?<=\bDr)|(?<=\bMr)|(?<=\bMs)|(?<=\bMrs)|(?<=\bProf)|"
+                      r"(?<=\bJr)|(?<=\bSr))\.(?= [A-Z](?:[a-z]|\.))")
 
 
 def answer_sentences(text: str) -> list[str]:

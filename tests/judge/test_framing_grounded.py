@@ -39,6 +39,10 @@ SHORT = [
           "stochastic blockmodel and show that random initialisation can converge to saddles.",
           ["Soumendu Sundar Mukherjee", "Purnamrita Sarkar", "Y. X. Rachel Wang"], "NeurIPS",
           2018),
+    Paper("p-title", "Iterative Deep Compression",
+          "We compress deep networks for classification and semantic segmentation by pruning "
+          "and quantising them in turns.", ["Sugandha Doda", "Dr. Nadereh Hatami"], "ICLR",
+          2018),
 ]
 
 
