@@ -473,7 +473,8 @@ def _with(side: str, aspect: str, context: str) -> str:
 
 def sides(question: str) -> list[str] | None:
     """The things a comparison question compares (two, or three to ``MAX_SIDES`` named in a
-    list), or None for any other question. A shared opening clause is added to each side."""
+    list), or None for any other question. A shared opening clause is added to each side; the
+    point they are compared on ("... on sample efficiency") to each side but a method's name."""
     q = " ".join(question.split()).rstrip(" ?")
     if (quoted := _quoted_pair(q)) is not None:
         return quoted
