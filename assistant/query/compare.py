@@ -422,25 +422,37 @@ def _several(q: str) -> list[str] | None:
 # on sample efficiency") or before the first ("the robustness of CNNs and ViTs to shifts"); it
 # was searched with that side only. Read so only when the other sides are bare names, so
 # "training on CIFAR and training on ImageNet" keeps each side's own words
-_ASPECT_AFTER = re.compile(r"^(?P<name>.+?)\s+(?:on|in terms of|with respect to|w\.r\.t\.?|"
-                           r"regarding|for|in|to|under|against|across)\s+(?P<aspect>.+)$",
-                           re.IGNORECASE)
+_AFTER = (r"(?:on|in terms of|with respect to|w\.r\.t\.?|regarding|for|in|under|against|"
+          r"across)")
+_ASPECT_AFTER = re.compile(rf"^(?P<name>.+?)\s+{_AFTER}\s+(?P<aspect>.+)$", re.IGNORECASE)
+# "to" goes on a point begun before the first side ("the robustness of CNNs and ViTs to
+# shifts"); elsewhere it is a side's own ("learning to rank", "Learning to Teach")
+_ASPECT_AFTER_TO = re.compile(rf"^(?P<name>.+?)\s+(?:{_AFTER}|to)\s+(?P<aspect>.+)$",
+                              re.IGNORECASE)
 _ASPECT_BEFORE = re.compile(r"^(?:the\s+)?(?P<aspect>.+?)\s+of\s+(?P<name>.+)$", re.IGNORECASE)
 _NAME_WORDS = 3
 _RELATES = re.compile(r"(?<![\w-])(?:on|in|of|for|to|with|from|by|under|against|across|"
                       r"regarding|that|which)(?![\w-])", re.IGNORECASE)
 
 
-def _bare(side: str) -> bool:
-    return len(side.split()) <= _NAME_WORDS and not _RELATES.search(side)
+def _bare(side: str, words: int = _NAME_WORDS) -> bool:
+    return len(side.split()) <= words and not _RELATES.search(side)
+
+
+_POINT_WORDS = 4  # a point compared on is short ("sample efficiency"), no clause of a title
 
 
 def _shared_aspect(named: list[str]) -> tuple[list[str], str]:
     """(the sides without the point they are compared on, that point), or (``named``, "")."""
-    first, last = _ASPECT_BEFORE.match(named[0]), _ASPECT_AFTER.match(named[-1])
-    # (a name: "the paper on protein folding" is a side described, no name and a point)
-    head = first is not None and _bare(first.group("name")) and bool(_clean(first.group("name")))
-    tail = last is not None and _bare(last.group("name")) and bool(_clean(last.group("name")))
+    # (never inside a title, "Learning to Teach"; a name: "the paper on protein folding" is a
+    # side described, no name and a point)
+    first = None if _titled(named[0]) else _ASPECT_BEFORE.match(named[0])
+    head = first is not None and _bare(first.group("name")) and bool(
+        _clean(first.group("name"))) and _bare(first.group("aspect"), _POINT_WORDS)
+    last = None if _titled(named[-1]) else (_ASPECT_AFTER_TO if head
+                                             else _ASPECT_AFTER).match(named[-1])
+    tail = last is not None and _bare(last.group("name")) and bool(
+        _clean(last.group("name"))) and _bare(last.group("aspect"), _POINT_WORDS)
     if not ((head or _bare(named[0])) and (tail or _bare(named[-1]))
             and all(map(_bare, named[1:-1])) and (head or tail)):
         return named, ""

@@ -350,6 +350,16 @@ def test_a_point_before_and_after_the_names_is_every_sides():
     ("How does learning from pixels differ from learning from states?", None),
     # a name that holds a word like a point's: its own
     ("Compare IPMark and VGS", ["IPMark", "VGS"]),
+    # a title, a topic with "to" in it: their own words
+    ("Compare Mean Teacher and Learning to Teach", ["Mean Teacher", "Learning to Teach"]),
+    ("Compare Mean Teacher and learning to rank", ["Mean Teacher", "learning to rank"]),
+    ("Compare the Architecture of Graph Networks and Deep Sets",
+     ["Architecture Graph Networks", "Deep Sets"]),
+    # two titles in sentence case: a clause of a title is no point compared on
+    ("What is the difference between Scalable methods for 8-bit training of neural networks and "
+     "Fast greedy algorithms for dictionary selection with generalized sparsity constraints?",
+     ["Scalable for 8-bit training neural networks",
+      "Fast greedy algorithms for dictionary selection with generalized sparsity constraints"]),
     # a side described ("the paper on ..."): no name, no point
     ("How does CPMöbius differ from the paper on protein folding with AlphaFold?",
      ["CPMöbius", "protein folding with AlphaFold"]),
