@@ -52,6 +52,7 @@ class Framing:
     nothing_on_both: str  # {a} {b}: a list asking for papers on two things at once, none is
     not_introduced: str  # {missing}
     side_not_introduced: str  # {missing}: a comparison's named method no paper introduces
+    sides_not_introduced: str  # {missing}: several ("PPO, SAC and TD3")
     across_languages: str  # {asked}: a near miss matched by multilingual-e5, not by its words
     side_by_side: str
     side_by_side_closest: str  # a comparison not sure of each side's paper
@@ -105,6 +106,8 @@ ENGLISH = Framing(
                      "papers, none of which is about both:"),
     side_not_introduced=("(No paper in this collection introduces {missing}: that side is the "
                          "closest paper found, which uses or mentions it.)"),
+    sides_not_introduced=("(No paper in this collection introduces {missing}: those sides are "
+                          "the closest papers found, which use or mention them.)"),
     not_introduced=("No paper in this collection introduces {missing}: it is not in this "
                     "collection. The closest papers, none of which is about it:"),
     across_languages=("No paper here clearly matches “{asked}”: matched across languages "
@@ -167,6 +170,8 @@ CHINESE = Framing(
     not_introduced="本文集中没有论文提出 {missing}。最接近的几篇（都不是关于它的）：",
     side_not_introduced=("（本文集中没有论文提出 {missing}：那一方列出的是找到的最接近的论文，"
                          "它用到或提到了它。）"),
+    sides_not_introduced=("（本文集中没有论文提出 {missing}：那几方列出的是找到的最接近的论文，"
+                          "它们用到或提到了这些方法。）"),
     across_languages=("本文集中没有论文明确对应“{asked}”：离线跨语言匹配时没有哪一篇特别"
                       "突出。用英文提问可以直接匹配摘要原文（或配置 LLM 端点来翻译问题）。"
                       "最接近的几篇："),

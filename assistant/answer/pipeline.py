@@ -316,8 +316,10 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     if form.sifts:  # "which of them ...?": said before any answer, one paper's too
         note = " ".join(filter(None, [for_form(form).sifted_note.format(m=form.sifts), note]))
     if leads and decision.missing and decision.outcome == "answered":  # "Compare PPO and SAC"
-        note = " ".join(filter(None, [note, for_form(form).side_not_introduced.format(
-            missing=decision.missing)]))
+        say = for_form(form)  # one name, or several ("PPO, SAC and TD3")
+        told = say.sides_not_introduced if " and " in decision.missing else \
+            say.side_not_introduced
+        note = " ".join(filter(None, [note, told.format(missing=decision.missing)]))
     # "reinforcment lerning": say how the user's own words were read (search/spelling.py;
     # a follow-up's search query also carries the previous paper's title)
     read_as, respelt = found.respelt

@@ -166,9 +166,9 @@ def decide(form: Form, papers: Sequence[RetrievedPaper], *, index: Any,
         # "Compare PPO and SAC": a side that names a method no paper of its results introduces
         # stands for a paper that only uses or mentions it, the closest match, never the
         # method's own (side_leads led with one that introduces it, if any)
-        decision.missing = " and ".join(
-            name for (_, found), names in zip(sides, form.named_sides, strict=False) if found
-            for name in names if not introduces.introduces(found[0].paper, name))
+        gone = [name for (_, found), names in zip(sides, form.named_sides, strict=False)
+                if found for name in names if not introduces.introduces(found[0].paper, name)]
+        decision.missing = " and ".join(filter(None, [", ".join(gone[:-1]), *gone[-1:]]))
     if multilingual and papers:
         rel = rel.only(papers[0].paper.paper_id)
     if picked and papers:

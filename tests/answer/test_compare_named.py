@@ -67,3 +67,26 @@ def test_a_side_whose_method_a_paper_introduces_is_that_paper(with_own, embedder
     assert cited[:2] == ["p-foo", "p-barx"], result.text
     assert "introduces" not in result.text, result.text
     assert not result.to_dict()["answerability"]["missing_method"]
+
+
+ZUSES = Paper("p-zuses", "Planning with learned dynamics for legged robots",
+              "We plan footsteps with a learned dynamics model and compare against ZORP, a "
+              "sampling-based model-predictive planner, on rough terrain.", ["G. Seven"],
+              "CoRL", 2023)
+
+
+@pytest.fixture(scope="module")
+def without_two(module_retriever_over):
+    return module_retriever_over([FOO, USES, ZUSES, *OTHER], collection="without-two")
+
+
+def test_several_sides_no_paper_introduces_are_each_named_once(without_two, embedder):
+    """"Compare FOO, BARX and ZORP" with neither BARX nor ZORP introduced: one note names both,
+    as a list, for those sides (it had joined them "BARX and ZORP" and said "that side")."""
+    result = answer("Compare FOO, BARX and ZORP", retriever=without_two,
+                    answerer=ExtractiveAnswerer(embedder=embedder))
+    assert result.outcome == "answered", result.text
+    assert [c.paper.paper_id for c in result.citations][:3] == ["p-foo", "p-uses", "p-zuses"]
+    assert result.text.startswith("(No paper in this collection introduces BARX and ZORP: those "
+                                  "sides are the closest papers found"), result.text
+    assert not result.confident
