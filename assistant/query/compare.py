@@ -442,27 +442,31 @@ def _bare(side: str, words: int = _NAME_WORDS) -> bool:
 _POINT_WORDS = 4  # a point compared on is short ("sample efficiency"), no clause of a title
 
 
+def _point(m: re.Match[str] | None) -> re.Match[str] | None:
+    """``m`` when it splits a side into a bare name and a short point (never "the paper on
+    protein folding": a side described, no name), else None."""
+    if m is None or not (_bare(m.group("name")) and _clean(m.group("name"))
+                         and _bare(m.group("aspect"), _POINT_WORDS)):
+        return None
+    return m
+
+
 def _shared_aspect(named: list[str]) -> tuple[list[str], str]:
-    """(the sides without the point they are compared on, that point), or (``named``, "")."""
-    # (never inside a title, "Learning to Teach"; a name: "the paper on protein folding" is a
-    # side described, no name and a point)
-    first = None if _titled(named[0]) else _ASPECT_BEFORE.match(named[0])
-    head = first is not None and _bare(first.group("name")) and bool(
-        _clean(first.group("name"))) and _bare(first.group("aspect"), _POINT_WORDS)
-    last = None if _titled(named[-1]) else (_ASPECT_AFTER_TO if head
-                                             else _ASPECT_AFTER).match(named[-1])
-    tail = last is not None and _bare(last.group("name")) and bool(
-        _clean(last.group("name"))) and _bare(last.group("aspect"), _POINT_WORDS)
+    """(the sides without the point they are compared on, that point), or (``named``, "").
+    Never inside a title ("Learning to Teach")."""
+    head = _point(None if _titled(named[0]) else _ASPECT_BEFORE.match(named[0]))
+    tail = _point(None if _titled(named[-1]) else (_ASPECT_AFTER_TO if head
+                                                    else _ASPECT_AFTER).match(named[-1]))
     if not ((head or _bare(named[0])) and (tail or _bare(named[-1]))
             and all(map(_bare, named[1:-1])) and (head or tail)):
         return named, ""
     out, aspect = list(named), []
-    if head and first is not None:
-        out[0] = first.group("name")
-        aspect.append(first.group("aspect"))
-    if tail and last is not None:
-        out[-1] = last.group("name")
-        aspect.append(last.group("aspect"))
+    if head:
+        out[0] = head.group("name")
+        aspect.append(head.group("aspect"))
+    if tail:
+        out[-1] = tail.group("name")
+        aspect.append(tail.group("aspect"))
     return out, _clean(" ".join(aspect))
 
 
