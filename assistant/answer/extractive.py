@@ -241,6 +241,23 @@ def _on_aspect(aspect: aspects.Aspect, scored: list[_Scored]) -> _Scored | None:
                key=lambda s: (bool(named and named.search(s.text)), s.score), default=None)
 
 
+def _stems(text: str) -> set[str]:
+    """The stems of a text's content words and of their hyphenated parts ("sample-efficient":
+    "sampl", "effici")."""
+    words = content_words(text)
+    return {stem(p) for w in words for p in (w, *w.split("-")) if p}
+
+
+def _on_point(point: str, scored: list[_Scored]) -> _Scored | None:
+    """The sentence that states the point a comparison is made on: it holds the point's words
+    (all of a one- or two-word point, two thirds of a longer one: "an efficient solver" says
+    nothing of sample efficiency), the best scored of those; None when none does."""
+    wanted = _stems(point)
+    need = max(1, -(-2 * len(wanted) // 3))
+    holding = [s for s in scored if s.score > -5.0 and len(wanted & _stems(s.text)) >= need]
+    return max(holding, key=lambda s: s.score) if wanted and holding else None
+
+
 def near_miss_text(form: Form, sources: Sequence[RetrievedPaper], *, embedder: Embedder,
                    missing: str = "", across_languages: bool = False,
                    sides: Sequence[str] = ()) -> str:
@@ -341,7 +358,8 @@ class ExtractiveAnswerer:
         scored = score_sentences(form, sources, embedder=self.embedder)
         chosen = choose(scored, plural=plural, max_sentences=self.max_sentences)
         if plural and form.sides is not None:
-            return self._side_by_side(scored, sources, say, hedged=hedged)
+            return self._side_by_side(scored, sources, say, hedged=hedged,
+                                      point=form.compared_on)
         if plural:
             if form.by_author:  # an author's papers, newest first: each with its year
                 head = (say.listing_author if len(sources) > 1 else say.listing_author_one
@@ -402,16 +420,24 @@ class ExtractiveAnswerer:
 
     @staticmethod
     def _side_by_side(scored: list[list[_Scored]], sources: Sequence[RetrievedPaper],
-                      say: Framing, *, hedged: bool = False) -> str:
+                      say: Framing, *, hedged: bool = False, point: str = "") -> str:
         """A comparison: each paper's sentence on the same aspects (the problem, the method,
         the data, the result), so a reader sees where they differ; an aspect its abstract does
-        not state is said to be missing, not filled with another sentence. ``hedged``: a side's
-        paper is only the closest match, and the heading says so."""
+        not state is said to be missing, not filled with another sentence. ``point``: the one
+        the question compares them on ("sample efficiency"), said first, from the sentence
+        that holds its words (``_on_point``). ``hedged``: a side's paper is only the closest
+        match, and the heading says so."""
         lines = [say.side_by_side_closest if hedged else say.side_by_side, ""]
         for n, (rp, sents) in enumerate(zip(sources, scored, strict=True), 1):
             lines.append(f"- **{rp.paper.display_title}** [{n}]")
             used: set[int] = set()
             said: dict[str, str] = {}
+            if point:
+                on = _on_point(point, sents)
+                if on is not None:
+                    used.add(on.index)
+                lines.append(f"  - {say.point_asked.format(point=point)}: "
+                             + (f"{_quote(on.text)} [{n}]" if on else say.point_missing))
             for label, matches in _COMPARED:
                 found = [x for x in sents if x.score > -5.0 and x.index not in used
                          and matches(x)]

@@ -58,6 +58,7 @@ class Framing:
     side_by_side_closest: str  # a comparison not sure of each side's paper
     points: dict[str, str]  # problem, method, data, result
     point_missing: str
+    point_asked: str  # the point a comparison is made on ("on sample efficiency"), its row
     no_sources: str
     list_sep: str
     refusal: str  # {n} {asked}: off-domain
@@ -119,6 +120,7 @@ ENGLISH = Framing(
                           "meant; what each says on the same points, side by side:"),
     points={"problem": "problem", "method": "method", "data": "data", "result": "result"},
     point_missing="not stated in the abstract",
+    point_asked="on {point}",
     no_sources="The indexed papers do not answer this question.",
     list_sep="; ",
     refusal=("The indexed papers do not answer this: none of the {n} papers searched is about "
@@ -179,6 +181,7 @@ CHINESE = Framing(
     side_by_side_closest="以下是与每一方各自最接近的论文（其中一篇未必是您所指的），它们在相同要点上的说法并列如下：",
     points={"problem": "问题", "method": "方法", "data": "数据", "result": "结果"},
     point_missing="摘要中没有说明",
+    point_asked="关于“{point}”",
     no_sources="已索引的论文不能回答这个问题。",
     list_sep="；",
     refusal=("已索引的论文不能回答这个问题：检索过的 {n} 篇论文都不是关于“{asked}”的。"

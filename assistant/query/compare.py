@@ -424,10 +424,11 @@ def _several(q: str) -> list[str] | None:
 # "training on CIFAR and training on ImageNet" keeps each side's own words
 _AFTER = (r"(?:on|in terms of|with respect to|w\.r\.t\.?|regarding|for|in|under|against|"
           r"across)")
-_ASPECT_AFTER = re.compile(rf"^(?P<name>.+?)\s+{_AFTER}\s+(?P<aspect>.+)$", re.IGNORECASE)
+_ASPECT_AFTER = re.compile(rf"^(?P<name>.+?)\s+(?P<via>{_AFTER})\s+(?P<aspect>.+)$",
+                           re.IGNORECASE)
 # "to" goes on a point begun before the first side ("the robustness of CNNs and ViTs to
 # shifts"); elsewhere it is a side's own ("learning to rank", "Learning to Teach")
-_ASPECT_AFTER_TO = re.compile(rf"^(?P<name>.+?)\s+(?:{_AFTER}|to)\s+(?P<aspect>.+)$",
+_ASPECT_AFTER_TO = re.compile(rf"^(?P<name>.+?)\s+(?P<via>{_AFTER}|to)\s+(?P<aspect>.+)$",
                               re.IGNORECASE)
 _ASPECT_BEFORE = re.compile(r"^(?:the\s+)?(?P<aspect>.+?)\s+of\s+(?P<name>.+)$", re.IGNORECASE)
 _NAME_WORDS = 3
@@ -451,15 +452,16 @@ def _point(m: re.Match[str] | None) -> re.Match[str] | None:
     return m
 
 
-def _shared_aspect(named: list[str]) -> tuple[list[str], str]:
-    """(the sides without the point they are compared on, that point), or (``named``, "").
-    Never inside a title ("Learning to Teach")."""
+def _shared_aspect(named: list[str]) -> tuple[list[str], str, str]:
+    """(the sides without the point they are compared on, that point as searched, as said:
+    "robustness distribution shift", "robustness to distribution shift"), or (``named``, "",
+    ""). Never inside a title ("Learning to Teach")."""
     head = _point(None if _titled(named[0]) else _ASPECT_BEFORE.match(named[0]))
     tail = _point(None if _titled(named[-1]) else (_ASPECT_AFTER_TO if head
                                                     else _ASPECT_AFTER).match(named[-1]))
     if not ((head or _bare(named[0])) and (tail or _bare(named[-1]))
             and all(map(_bare, named[1:-1])) and (head or tail)):
-        return named, ""
+        return named, "", ""
     out, aspect = list(named), []
     if head:
         out[0] = head.group("name")
@@ -467,7 +469,10 @@ def _shared_aspect(named: list[str]) -> tuple[list[str], str]:
     if tail:
         out[-1] = tail.group("name")
         aspect.append(tail.group("aspect"))
-    return out, _clean(" ".join(aspect))
+    said = " ".join(filter(None, [head and head.group("aspect"),
+                                  tail and (f"{tail.group('via')} " if head else "")
+                                  + tail.group("aspect")]))
+    return out, _clean(" ".join(aspect)), _clean(said)
 
 
 def _a_method(side: str) -> bool:
@@ -491,20 +496,27 @@ def sides(question: str) -> list[str] | None:
     """The things a comparison question compares (two, or three to ``MAX_SIDES`` named in a
     list), or None for any other question. A shared opening clause is added to each side; the
     point they are compared on ("... on sample efficiency") to each side but a method's name."""
+    found = read_comparison(question)
+    return found[0] if found is not None else None
+
+
+def read_comparison(question: str) -> tuple[list[str], str] | None:
+    """(``sides``, the point they are compared on as said: "sample efficiency" of "Compare PPO,
+    SAC and TD3 on sample efficiency", "" when none is), or None for any other question."""
     q = " ".join(question.split()).rstrip(" ?")
     if (quoted := _quoted_pair(q)) is not None:
-        return quoted
+        return quoted, ""
     several, context = _several(q), ""
     if several is None and (m := _CONTEXT.match(q)) is not None:
         several = _several(m.group("rest"))
         context = _clean(_BOTH.sub("", m.group("ctx")))
     if several is not None:  # three or more things, each a side (more than a comparison
         # lines up: no comparison, never two sides of which one is a list)
-        several, aspect = _shared_aspect(several)
+        several, aspect, said = _shared_aspect(several)
         named = [_clean(item) for item in several]
         return None if len(named) > MAX_SIDES or not all(named) or \
             len({n.lower() for n in named}) < len(named) \
-            else [_with(n, aspect, context) for n in named]
+            else ([_with(n, aspect, context) for n in named], said)
     context = ""
     found = _pair(q)
     if found is None:
@@ -524,12 +536,12 @@ def sides(question: str) -> list[str] | None:
                     for s, m in zip(found, (a_end, b_end), strict=True))
     if _POINTS_BACK.match(raw_a) or _POINTS_BACK.match(raw_b):
         return None
-    (raw_a, raw_b), aspect = _shared_aspect([raw_a, raw_b])
+    (raw_a, raw_b), aspect, said = _shared_aspect([raw_a, raw_b])
     a, b = _clean(raw_a), _clean(raw_b)
     if not a or not b or a.lower() == b.lower():
         return None
     a = _shared_head(a, b)
-    return [_with(side, aspect, context) for side in (a, b)]
+    return [_with(side, aspect, context) for side in (a, b)], said
 
 
 # A comparison asked in Chinese: "比较 A 与 B", "A 和 B 有什么区别？", "A 与 B 相比如何？", "A 和 B

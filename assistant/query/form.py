@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from assistant.query import numbered
 from assistant.query.aspects import CHALLENGES, Aspect, asked
-from assistant.query.compare import MAX_SIDES, sides, sides_zh
+from assistant.query.compare import MAX_SIDES, read_comparison, sides_zh
 from assistant.query.conjunction import on_both
 from assistant.query.followup import is_follow_up
 from assistant.sources.titles import names_written
@@ -110,6 +110,9 @@ class Form:
     # a comparison asked in Chinese ("A 和 B 有什么区别？"), its sides as written: searched
     # each in its English (``with_sides``), as the English query holds no comparison's shape
     asked_sides: tuple[str, ...] | None = None
+    # the point a comparison is made on, as said ("sample efficiency" of "Compare PPO, SAC and
+    # TD3 on sample efficiency"): the side-by-side answer quotes each paper on it first
+    compared_on: str = ""
 
     @property
     def read_as(self) -> str:
@@ -123,11 +126,14 @@ class Form:
 
     def searched_as(self, query: str) -> Form:
         """The form with the query that is searched (read once, here)."""
-        pair = sides(query)
-        form = replace(self, query=query, terms="", sides=None, named_sides=(),
+        found = read_comparison(query)
+        form = replace(self, query=query, terms="", sides=None, named_sides=(), compared_on="",
                        introduces=tuple(asked_names(query)),
                        contentless=not content_words(query))
-        return form.with_sides(pair) if pair else form
+        if found is None:
+            return form
+        compared = form.with_sides(found[0])
+        return replace(compared, compared_on=found[1]) if compared.sides else compared
 
     def with_sides(self, pair: Sequence[str]) -> Form:
         """The form comparing ``pair``, a comparison's sides in the collection's English (a

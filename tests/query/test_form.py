@@ -15,8 +15,8 @@ from assistant.search.retrieval import Retriever
 from assistant.settings import load_settings
 
 ROOT = Path(__file__).resolve().parents[2]
-PARSERS = ("is_follow_up", "is_list_question", "sides", "asked_names", "asked", "asks_for_papers",
-           "on_both", "sides_zh")
+PARSERS = ("is_follow_up", "is_list_question", "read_comparison", "asked_names", "asked",
+           "asks_for_papers", "on_both", "sides_zh")
 # where each is defined; query/form.py is the one place that calls them
 DEFINED = {"assistant/query/followup.py", "assistant/textutil.py", "assistant/query/compare.py",
            "assistant/query/aspects.py", "assistant/query/form.py",
