@@ -18,6 +18,9 @@ from assistant.textutil import is_chinese
 class Framing:
     most_relevant: str  # {title} {where}
     closest_match: str  # {title} {where}: named, hedged
+    # {title} {where} {other} {other_where} {n}: hedged because a second paper is estimated as
+    # high
+    closest_tied: str
     by_authors: str  # {authors}: after {where}, when the question asks who wrote the paper
     no_authors: str  # ... and the paper list names none
     not_stated: str  # {title} {where} {aspect} {quote}
@@ -70,6 +73,8 @@ ENGLISH = Framing(
     most_relevant="The most relevant paper is **{title}**{where} [1].",
     closest_match=("The closest match is **{title}**{where} [1], though it may not be about "
                    "exactly this."),
+    closest_tied=("Two papers here match this about equally well: **{title}**{where} [1] and "
+                  "**{other}**{other_where} [{n}]."),
     by_authors=", by {authors}",
     no_authors=" (the paper list names no authors for it)",
     not_stated=("The abstract of **{title}**{where} [1] does not state {aspect}. The closest it "
@@ -139,6 +144,8 @@ ENGLISH = Framing(
 CHINESE = Framing(
     most_relevant="最相关的论文是 **{title}**{where} [1]。",
     closest_match="最接近的是 **{title}**{where} [1]，但它未必正好是所问的内容。",
+    closest_tied=("有两篇论文与此同样吻合：**{title}**{where} [1] 和 "
+                  "**{other}**{other_where} [{n}]。"),
     by_authors="，作者 {authors}",
     no_authors="（论文列表没有给出作者）",
     not_stated=("最相关的论文 **{title}**{where} [1] 的摘要没有说明{aspect}。"

@@ -42,6 +42,12 @@ if TYPE_CHECKING:
 
 DECIDE_OVER = 6  # ranked papers the outcome reads (ask's default k)
 VERIFY_OVER = 20  # ranked papers the verifier scores at most (a survey lists from these)
+# a hedged answer (not ``confident``) whose second paper is estimated at least this too is hedged
+# for a tie, not for doubt that the first is on it: it names both as matching. On the dev rows of
+# bench/decision_fit.py (ml-large and ml-theory), 4 of 607 lookups were hedged with two papers
+# at 0.9 or more, the asked one among the two each time; 0 of 89 absent questions and 1 of 607
+# with the paper dropped (at 0.85: 10 lookups, 1 absent, 1 dropped)
+TIED = 0.9
 _ORDER = ("refused", "near_miss", "answered")
 
 

@@ -47,9 +47,11 @@ _FRAMING = frozenset(["authors", "relevant", "related", "collection", "bear", "b
                       "answer", "answers", "indexed", "mentioned", "according", "abstract", "match",
                       "exactly", "sure", "possibly", "side", "sides", "comparison", "clearly",
                       "matches", "one"])
-# a comparison's side named by its place ("The third side of this comparison is ..."): the
-# ordinal frames there, where elsewhere it may be claimed ("the first method to ...")
-_NTH_SIDE = re.compile(r"\b(?:first|second|third|fourth|fifth|sixth) side\b", re.IGNORECASE)
+# phrases that frame where their words alone may be claimed: a comparison's side named by its
+# place ("The third side of this comparison is ...", not "the first method to ..."), a tie
+# ("Two papers here match this about equally well: ...", not "two datasets", "works well")
+_FRAMING_PHRASE = re.compile(r"\b(?:first|second|third|fourth|fifth|sixth) side\b|"
+                             r"^two papers here match this about equally well\b", re.IGNORECASE)
 _CITE = re.compile(r"\[\s*(\d{1,3}(?:\s*(?:[,;]|[-–—]|and)\s*\d{1,3})*)\s*\]")
 _LEADING_CITES = re.compile(r"^((?:\s*\[\s*\d[\d\s,;–—-]*\])+)\s*")
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:[.,]\d+)*(?![\w])")
@@ -82,7 +84,7 @@ def sentence_vectors(embedder: Embedder, texts: Sequence[str]) -> np.ndarray:
 
 
 def stems(text: str) -> set[str]:
-    return {stem(w) for w in content_words(_NTH_SIDE.sub(" ", clean_markup(text)))
+    return {stem(w) for w in content_words(_FRAMING_PHRASE.sub(" ", clean_markup(text)))
             if w not in _FRAMING}
 
 

@@ -92,3 +92,19 @@ def test_framing_over_real_papers_is_never_marked(embedder):
     rows = [r for r in read_slice(SHARED, [("iclr", 2017)]) if corpus_part(r) == "dev"]
     papers = [paper_from_record(r) for r in random.Random(11).sample(rows, 60)]
     assert marked(papers, embedder) == []
+
+
+def test_a_tie_naming_two_papers_is_never_marked(embedder):
+    """"Two papers here match this about equally well: **A** [1] and **B** [2]." names each
+    paper by its title and cites it: supported, in English and Chinese, over every pair of the
+    bundled list's papers and the short titles above taken in turn."""
+    papers = [*bundled_papers(), *SHORT]
+    flagged = []
+    for a, b in zip(papers, papers[1:] + papers[:1], strict=True):
+        for say in (ENGLISH, CHINESE):
+            text = say.closest_tied.format(title=a.display_title, where="", n=2,
+                                           other=b.display_title, other_where="")
+            g = ground(text, [Citation(1, a), Citation(2, b)],
+                       [RetrievedPaper(a, 1.0, 1), RetrievedPaper(b, 0.9, 2)], embedder=embedder)
+            flagged += [s.text for s in g.flagged()]
+    assert flagged == []
