@@ -55,13 +55,27 @@ def introducer(names: Sequence[str], papers: Sequence[Paper]) -> Paper | None:
     return next((p for p in papers if all(introduces(p, n) for n in names)), None)
 
 
+def titled(side: str, paper: Paper) -> bool:
+    """Is ``side`` the paper's title, or the name its title opens with before a colon or a
+    parenthesis ("Post: Device Placement with ..." is "Post"'s paper, "Post-training for Deep
+    Learning" is not)?"""
+    want = " ".join(side.lower().split())
+    title = " ".join(paper.title.lower().split())
+    return bool(want) and want in (title, re.split(r":| \(", title)[0].strip())
+
+
 def side_lead(side: str, found: Sequence[RetrievedPaper], *, over: int = 6,
               otherwise: Callable[[Sequence[RetrievedPaper]], RetrievedPaper | None] | None = None
               ) -> RetrievedPaper | None:
-    """The paper a comparison's side stands for: when the side names a method ("MaskAQ",
-    "Q2D2"), the best-ranked of its first ``over`` results that introduces it (a paper that
-    only discusses or compares with the method is not it), else ``otherwise``'s pick of them
-    (decision.side_leads: the highest estimate), else its first result."""
+    """The paper a comparison's side stands for: the best-ranked of its first ``over``
+    results whose title the side is or opens with (``titled``: "Compare Paleo and Post" named
+    "Post-training for Deep Learning" for "Post", sure, over the paper "Post: Device Placement
+    ..."); when the side names a method ("MaskAQ", "Q2D2"), the best-ranked that introduces it
+    (a paper that only discusses or compares with the method is not it); else ``otherwise``'s
+    pick of them (decision.side_leads: the highest estimate), else its first result."""
+    for rp in found[:over]:
+        if titled(side, rp.paper):
+            return rp
     names = names_in(side)
     if names:
         for rp in found[:over]:

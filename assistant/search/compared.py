@@ -17,6 +17,32 @@ def first(side: str, found: Sequence[RetrievedPaper]) -> RetrievedPaper | None:
     return found[0] if found else None
 
 
+NAMED_AT = 6  # a side's own named paper joins its results at this rank when ranked below it
+
+
+def _with_named(side: str, found: list[RetrievedPaper], *, retriever: Retriever,
+                filters: Filters | None) -> list[RetrievedPaper]:
+    """A side's results, holding the paper whose title opens with the side as written ("ROAD"
+    for "ROAD: ..."; ``Retriever.named_by``) within the first ``NAMED_AT``: a name that is a
+    common word ranks its own paper below papers that use the word ("Compare ROAD and
+    FractalNet" named a paper on road scenes, sure). It joins at ``NAMED_AT`` with that
+    rank's fused score (its dense and lexical scores its own), so the side's decision weighs it
+    among the others, ranked no higher than retrieval would; ``introduces.side_lead`` leads
+    with it."""
+    own = retriever.named_by(side)
+    if own is None or any(rp.paper.paper_id == own.paper_id for rp in found[:NAMED_AT]):
+        return found
+    only = replace(filters or Filters(), paper_ids=[own.paper_id])
+    hit = retriever.search(side, k=1, filters=only).papers
+    if not hit:
+        return found
+    at = min(NAMED_AT, len(found) + 1) - 1
+    rest = [rp for rp in found if rp.paper.paper_id != own.paper_id]
+    score = rest[at].score if at < len(rest) else (rest[-1].score if rest else hit[0].score)
+    joined = [*rest[:at], replace(hit[0], rank=at + 1, score=score), *rest[at:]]
+    return [replace(rp, rank=i) for i, rp in enumerate(joined[:len(found)] or joined, 1)]
+
+
 def lead_with_sides(pair: Sequence[str] | None, retrieval: Retrieval, *, retriever: Retriever,
                     filters: Filters | None, k: int, lead: Lead = first
                     ) -> tuple[Retrieval, list[Side]]:
@@ -30,7 +56,8 @@ def lead_with_sides(pair: Sequence[str] | None, retrieval: Retrieval, *, retriev
     papers. Returns new records: the ``retrieval`` given is left as it was."""
     if not pair or (filters and filters.paper_ids):
         return retrieval, []
-    results = [retriever.search(side, k=k, filters=filters).papers for side in pair]
+    results = [_with_named(side, retriever.search(side, k=k, filters=filters).papers,
+                           retriever=retriever, filters=filters) for side in pair]
     # a paper leads one side only: the side it is nearest (its cosine to each side's query)
     # picks first ("How does <a paper not here> differ from CPMöbius?": the side not here
     # found CPMöbius first too, only less near, and took it from the side that names it)
