@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from assistant.answer.framing import CHINESE, Framing, for_form
-from assistant.judge.decision import TIED
+from assistant.judge.decision import tied
 from assistant.judge.grounding import sentence_vectors
 from assistant.judge.injection import instructions_in
 from assistant.judge.relevance import Relevance
@@ -242,18 +242,6 @@ def _on_aspect(aspect: aspects.Aspect, scored: list[_Scored]) -> _Scored | None:
                key=lambda s: (bool(named and named.search(s.text)), s.score), default=None)
 
 
-def _tied(sources: Sequence[RetrievedPaper]) -> tuple[int, RetrievedPaper] | None:
-    """(its [n], the paper) of the best other source estimated at least ``decision.TIED`` when
-    the first is too: a hedged answer's doubt is then which of two, both named."""
-    def estimate(rp: RetrievedPaper) -> float:
-        return rp.verified if rp.verified is not None else 0.0
-
-    if not sources or estimate(sources[0]) < TIED:
-        return None
-    n, other = max(enumerate(sources[1:], 2), key=lambda x: estimate(x[1]), default=(0, None))
-    return (n, other) if other is not None and estimate(other) >= TIED else None
-
-
 def _stems(text: str) -> set[str]:
     """The stems of a text's content words and of their hyphenated parts ("sample-efficient":
     "sampl", "effici")."""
@@ -419,9 +407,9 @@ class ExtractiveAnswerer:
         # hedged: the decision is not sure this paper is the one asked about
         opening = say.closest_match if hedged else say.one_sifted if form.sifts else \
             say.most_relevant  # "which of them use X?": one of the papers listed before
-        twin = _tied(sources) if hedged else None
-        if twin is not None:  # hedged for a tie: both named, each quoted
-            n, other = twin
+        twin = tied([rp.verified for rp in sources]) if hedged else None
+        if twin is not None:  # hedged for a tie (judge/decision.py): both named, each quoted
+            n, other = twin + 1, sources[twin]
             there = f" ({other.paper.venue_year})" if other.paper.venue_year else ""
             parts = [say.closest_tied.format(title=top.paper.display_title, where=where,
                                              other=other.paper.display_title, n=n,

@@ -51,6 +51,17 @@ TIED = 0.9
 _ORDER = ("refused", "near_miss", "answered")
 
 
+def tied(estimates: Sequence[float | None]) -> int | None:
+    """The place (0-based) of the paper tied with the first of ``estimates`` (papers in an
+    answer's order; None for a paper not weighed): the highest other estimated at least
+    ``TIED``, when the first is too; None when there is no tie."""
+    known = [e if e is not None else 0.0 for e in estimates]
+    if len(known) < 2 or known[0] < TIED:
+        return None
+    other = max(range(1, len(known)), key=known.__getitem__)
+    return other if known[other] >= TIED else None
+
+
 @dataclass
 class Verdict:
     outcome: answerability.Outcome

@@ -474,6 +474,34 @@ def test_a_hedged_answer_is_marked_under_it():
     assert "closest match" not in line(outcome="near_miss", confident=False)
 
 
+def test_a_hedged_answer_of_two_tied_papers_says_which_is_unsure():
+    """Two cited papers estimated alike and high (decision.TIED): the answer names both, and the
+    mark under it says it is not sure which is meant, not that the paper may be off; one high
+    and one low, or a comparison's sides, keep the closest-match mark."""
+    from assistant.citations import Citation
+    from assistant.judge.decision import TIED
+    from assistant.search.retrieval import RetrievedPaper
+    from assistant.sources.corpus import bundled_papers
+    from assistant.tui.widgets.answer_view import AnswerView
+
+    a, b, c = bundled_papers()[:3]
+
+    def line(estimates: list[float], sides: list[str] | None = None) -> str:
+        papers = [RetrievedPaper(p, 1.0, i, verified=e)
+                  for i, (p, e) in enumerate(zip((a, b, c), estimates, strict=True), 1)]
+        judged = {"sides": sides} if sides else {}
+        return AnswerView.describe(Answer(
+            "q", "a", "extractive", "m", [Citation(i, p.paper) for i, p in enumerate(papers, 1)],
+            papers, False, outcome="answered", confident=False, answerability=judged)).plain
+
+    assert "two papers match about equally" in line([0.98, 0.2, TIED])
+    assert "two papers match about equally" in line([TIED, 0.97, 0.1])
+    for estimates in ([0.98, TIED - 0.01, 0.2], [TIED - 0.01, 0.99, 0.95]):
+        said = line(estimates)
+        assert "closest match" in said and "two papers" not in said
+    assert "closest match" in line([0.98, 0.97, 0.1], sides=["found", "found"])
+
+
 def test_a_comparison_one_side_of_which_is_here_is_not_said_to_be_unanswered():
     """A near miss says nothing in the store answers it, unless it is a comparison one side of
     which the store holds: then that the other side is not in the store."""

@@ -12,6 +12,7 @@ from textual.message import Message
 from textual.widgets import Markdown, Sparkline, Static
 
 from assistant.conversations.export import describe_backend
+from assistant.judge.decision import tied
 from assistant.textutil import printable, readable
 
 if TYPE_CHECKING:
@@ -26,6 +27,17 @@ def shown_text(answer: Answer) -> str:
 
 
 CELLS = 3  # a trend chart's columns a year
+
+
+def _unsure(answer: Answer, *, compared: bool) -> str:
+    """The chat's mark on an answer not sure of its paper: not sure which of two, when two of
+    the papers it cites are estimated alike and high (judge/decision.py ``tied``: the answer
+    names both), else not sure of the paper."""
+    estimate = {rp.paper.paper_id: rp.verified for rp in answer.papers}
+    if not compared and tied([estimate.get(c.paper.paper_id) for c in answer.citations]) \
+            is not None:
+        return "  ? two papers match about equally: not sure which one is meant"
+    return "  ? closest match: not sure it is the paper asked about"
 
 
 class AnswerView(Vertical, can_focus=True):
@@ -145,7 +157,7 @@ class AnswerView(Vertical, can_focus=True):
         elif answer.refused:
             parts.append(Content.styled("  nothing in the store answers this", "$text-warning"))
         elif answer.outcome == "answered" and not answer.confident:
-            parts.append(Content.styled("  ? closest match: not sure it is the paper asked about",
+            parts.append(Content.styled(_unsure(answer, compared=bool(sides)),
                                         "bold $text-warning"))
         if answer.cut:
             why = f" ({answer.cut_reason})" if answer.cut_reason else ""
