@@ -492,6 +492,22 @@ def _with(side: str, aspect: str, context: str) -> str:
     return " ".join(f"{side} {'' if _a_method(side) else aspect} {context}".split())
 
 
+# a side that names a paper of an earlier answer by its place or by pointing at it ("the second
+# one", "[2]", "#3", "the method above", "the former", "that"): the comparison leans on that answer
+_NAMES_EARLIER = re.compile(
+    r"^(?:the\s+)?(?:first|second|third|fourth|fifth|sixth|last|former|latter|previous|"
+    r"earlier|other)\b|\[\d+\]|#\d+|\b(?:above|previous|earlier|aforementioned)\b|"
+    r"^(?:that|this|it|they|them|these|those|its|their)$", re.IGNORECASE)
+
+
+def of_its_own(reading: tuple[list[str], str] | None) -> bool:
+    """Does a comparison (``read_comparison``'s reading) compare things of its own, none a
+    paper of an earlier answer ("Compare Hyperband and successive halving", not "How does that
+    compare to GPTQ?" or "Compare the first one and the second one")? Asked in a chat after
+    another answer, it is a question of its own, not a follow-up."""
+    return reading is not None and not any(_NAMES_EARLIER.search(side) for side in reading[0])
+
+
 def sides(question: str) -> list[str] | None:
     """The things a comparison question compares (two, or three to ``MAX_SIDES`` named in a
     list), or None for any other question. A shared opening clause is added to each side; the

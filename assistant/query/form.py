@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from assistant.query import numbered
 from assistant.query.aspects import CHALLENGES, Aspect, asked
-from assistant.query.compare import MAX_SIDES, read_comparison, sides_zh
+from assistant.query.compare import MAX_SIDES, of_its_own, read_comparison, sides_zh
 from assistant.query.conjunction import on_both
 from assistant.query.followup import is_follow_up
 from assistant.sources.titles import names_written
@@ -113,6 +113,10 @@ class Form:
     # the point a comparison is made on, as said ("sample efficiency" of "Compare PPO, SAC and
     # TD3 on sample efficiency"): the side-by-side answer quotes each paper on it first
     compared_on: str = ""
+    # the question as asked, read as a comparison by ``parse`` (``compare.read_comparison``'s
+    # sides and point; no sides: it is none; None: not read), so searching it as written reads
+    # it once
+    reading: tuple[tuple[str, ...], str] | None = None
 
     @property
     def read_as(self) -> str:
@@ -126,7 +130,10 @@ class Form:
 
     def searched_as(self, query: str) -> Form:
         """The form with the query that is searched (read once, here)."""
-        found = read_comparison(query)
+        if query == self.question and self.reading is not None:  # read by ``parse``
+            found = (list(self.reading[0]), self.reading[1]) if self.reading[0] else None
+        else:
+            found = read_comparison(query)
         form = replace(self, query=query, terms="", sides=None, named_sides=(), compared_on="",
                        introduces=tuple(asked_names(query)),
                        contentless=not content_words(query))
@@ -209,17 +216,22 @@ def parse(question: str, history: Sequence[Turn] = ()) -> Form:
         not numbered.named(question, history)
     topic = not nothing and names_a_topic(question) and (not history or new_topic(
         question, history[-1]))
-    follow_up = bool(history) and not nothing and not topic and is_follow_up(question,
-                                                                             history[-1][0])
-    listing, both = topic or is_list_question(question), on_both(question)
     cjk = has_cjk(question)
+    compared = read_comparison(question)
+    # "Compare Hyperband and successive halving" after another answer compares things of its
+    # own: a question of its own (read as a follow-up, its sides were searched with the
+    # previous answer's titles, and a side named that answer's paper)
+    follow_up = bool(history) and not nothing and not topic and is_follow_up(
+        question, history[-1][0]) and not (not cjk and of_its_own(compared))
+    listing, both = topic or is_list_question(question), on_both(question)
     pair = sides_zh(question)  # only a Chinese question's words read so
     pair = pair if cjk and not nothing else None
     return Form(question=question, asks_nothing=nothing, follow_up=follow_up,
                 cjk=cjk, listing=listing and not pair,
                 aspect=asked(question), survey=topic or asks_for_papers(question),
                 topic=topic, both=both if listing else None,
-                asked_sides=tuple(pair) if pair else None)
+                asked_sides=tuple(pair) if pair else None,
+                reading=(tuple(compared[0]), compared[1]) if compared else ((), ""))
 
 
 def of(question: str) -> Form:
