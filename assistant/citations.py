@@ -104,9 +104,11 @@ class CitationFilter:
 
 
 def tidy(text: str) -> str:
-    """Clean what dropping citations can leave: ' .' and doubled spaces."""
+    """Clean what dropping citations can leave: ' .' and doubled spaces inside a line (a line's
+    indentation is kept: it nests a list item under the one before, as a comparison's points
+    sit under their paper)."""
     text = re.sub(r"[ \t]+([.,;:!?])", r"\1", text)
-    return re.sub(r"[ \t]{2,}", " ", text)
+    return re.sub(r"(?<=\S)[ \t]{2,}", " ", text)
 
 
 def cited_numbers(text: str) -> list[int]:

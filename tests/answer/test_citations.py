@@ -42,3 +42,11 @@ def test_streaming_gives_the_same_text_as_a_whole_pass():
         out = "".join(f.feed(p) for p in pieces) + f.flush()
         assert tidy(out) == expected
         assert f.dropped == [5, 12]
+
+
+def test_tidy_keeps_a_lines_indentation():
+    """A comparison's points are a list nested under each paper ("  - problem: ..."): doubled
+    spaces inside a line go, the indentation that nests an item stays (it was collapsed to one
+    space, and the points rendered as items of their own, beside the papers)."""
+    text = "- **A** [1]\n  - problem: x  y [1]\n    - deeper\n- **B** [2]\n\t- tab"
+    assert tidy(text) == "- **A** [1]\n  - problem: x y [1]\n    - deeper\n- **B** [2]\n\t- tab"
