@@ -493,11 +493,14 @@ def _with(side: str, aspect: str, context: str) -> str:
 
 
 # a side that names a paper of an earlier answer by its place or by pointing at it ("the second
-# one", "[2]", "#3", "the method above", "the former", "that"): the comparison leans on that answer
+# one", "[2]", "#3", "the method above", "the former", "that"; "第二篇", "前者", "上面的方法",
+# "它"): the comparison leans on that answer
 _NAMES_EARLIER = re.compile(
     r"^(?:the\s+)?(?:first|second|third|fourth|fifth|sixth|last|former|latter|previous|"
     r"earlier|other)\b|\[\d+\]|#\d+|\b(?:above|previous|earlier|aforementioned)\b|"
-    r"^(?:that|this|it|they|them|these|those|its|their)$", re.IGNORECASE)
+    r"^(?:that|this|it|they|them|these|those|its|their)$|"
+    r"第\s*[一二三四五六七八九十\d]+|前者|后者|上面|前面|上述|之前|刚才|^(?:这|那|它|其|该|此)",
+    re.IGNORECASE)
 
 
 def of_its_own(reading: tuple[list[str], str] | None) -> bool:

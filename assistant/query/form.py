@@ -218,14 +218,16 @@ def parse(question: str, history: Sequence[Turn] = ()) -> Form:
         question, history[-1]))
     cjk = has_cjk(question)
     compared = read_comparison(question)
-    # "Compare Hyperband and successive halving" after another answer compares things of its
-    # own: a question of its own (read as a follow-up, its sides were searched with the
-    # previous answer's titles, and a side named that answer's paper)
-    follow_up = bool(history) and not nothing and not topic and is_follow_up(
-        question, history[-1][0]) and not (not cjk and of_its_own(compared))
-    listing, both = topic or is_list_question(question), on_both(question)
     pair = sides_zh(question)  # only a Chinese question's words read so
     pair = pair if cjk and not nothing else None
+    # "Compare Hyperband and successive halving" (or "测试时训练和测试时自适应有什么区别？")
+    # after another answer compares things of its own: a question of its own (read as a
+    # follow-up, its sides were searched with the previous answer's titles, and a side named
+    # that answer's paper)
+    own = of_its_own((list(pair), "") if pair else None) if cjk else of_its_own(compared)
+    follow_up = bool(history) and not nothing and not topic and is_follow_up(
+        question, history[-1][0]) and not own
+    listing, both = topic or is_list_question(question), on_both(question)
     return Form(question=question, asks_nothing=nothing, follow_up=follow_up,
                 cjk=cjk, listing=listing and not pair,
                 aspect=asked(question), survey=topic or asks_for_papers(question),

@@ -46,6 +46,15 @@ def test_a_comparison_that_points_back_is_a_follow_up(q):
     assert parse(q, PREVIOUS[:1]).follow_up, q
 
 
+@pytest.mark.parametrize(("q", "follows"), [
+    ("测试时训练和测试时自适应有什么区别？", False), ("IPMark 和 VGS 有什么区别？", False),
+    ("比较文本水印和数据无关量化", False),
+    ("前者和后者哪个更高效？", True), ("第二篇和 VGS 有什么区别？", True),
+    ("它和 VGS 有什么区别？", True), ("上面的方法和 LoRA 相比如何？", True)])
+def test_a_chinese_comparison_of_its_own_is_no_follow_up(q, follows):
+    assert parse(q, [("LoRA 和 QLoRA 是什么？", "……")]).follow_up is follows, q
+
+
 def test_the_comparison_is_searched_without_the_previous_titles(bundled_store):
     """Over the bundled list, after an answer on one paper, two other named methods compared:
     each side's own paper cited, in order, and the query is the question as asked."""
