@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from assistant.paper import Paper
-from assistant.sources.titles import names_in
+from assistant.sources.titles import names_in, title_name
 from assistant.textutil import clean_markup, split_sentences
 
 if TYPE_CHECKING:
@@ -61,7 +61,7 @@ def titled(side: str, paper: Paper) -> bool:
     Learning" is not)?"""
     want = " ".join(side.lower().split())
     title = " ".join(paper.title.lower().split())
-    return bool(want) and want in (title, re.split(r":| \(", title)[0].strip())
+    return bool(want) and want in (title, title_name(title))
 
 
 def side_lead(side: str, found: Sequence[RetrievedPaper], *, over: int = 6,

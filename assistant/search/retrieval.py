@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from assistant.paper import Paper, require_status
 from assistant.search import fusion, versions
+from assistant.sources.titles import title_name
 
 if TYPE_CHECKING:
     import numpy as np
@@ -332,7 +333,7 @@ class Retriever:
             name = norm(paper.title)
             if start and (name == want or name.startswith(want + " ")):
                 return paper
-            before = norm(re.split(r":| \(", paper.title)[0])
+            before = norm(title_name(paper.title))
             if named and (want == name or (" " not in want and want == before
                                            and self._rare(want))):
                 return paper

@@ -179,6 +179,13 @@ def derive_title(abstract: str) -> str:
     return _upper_first(_cap(head, 12))
 
 
+def title_name(title: str) -> str:
+    """The name a title opens with, before a colon or a bracket ("IPMark: IP-inspired ..." ->
+    "IPMark", "DyPE (Dynamic Position Extrapolation): ..." -> "DyPE"); the whole title when it
+    has neither."""
+    return re.split(r":| \(", title)[0].strip()
+
+
 def names_in(question: str) -> set[str]:
     """Method-like names in a question: capitals past the first letter, or letters and digits."""
     return {name.lower() for name in names_written(question)}
