@@ -36,8 +36,9 @@ if TYPE_CHECKING:
     from assistant.paper import Paper
 
 log = logging.getLogger(__name__)
-FORMAT = 5  # 3: per-chunk authors, status and accepted; 4: paper records (records.db);
-# 5: vectors one column a chunk in float16, records as packed text
+FORMAT = 6  # 3: per-chunk authors, status and accepted; 4: paper records (records.db);
+# 5: vectors one column a chunk in float16, records as packed text; 6: the name each title
+# opens with before a colon (records.db "titled")
 _COLUMNS = ("ids", "papers", "venues", "years", "authors", "status", "accepted")
 Accepted = bool | str | int | float | None  # a paper record's "accepted", as the list gave it
 _VERIFIED: dict[str, dict[str, list[int]]] = {}  # index folder -> its files' stamp when their
@@ -319,6 +320,18 @@ class ChunkIndex:
                 f"SELECT id, rec FROM records WHERE id IN ({','.join('?' * len(ids))})",
                 ids).fetchall()) if ids else {}
         return [_record_paper(found[i]) for i in ids if i in found]
+
+    def titled(self, name: str) -> list[str]:
+        """The papers whose title opens with ``name`` as written, before a colon ("ROAD" for
+        "ROAD: ..."): one lookup, however many papers use the name as a word."""
+        from assistant.index.sqlite_ro import read_only
+
+        db = self.directory / "records.db"
+        if not db.exists():
+            return []
+        with read_only(db) as con:
+            return [i for (i,) in con.execute("SELECT id FROM titled WHERE name = ?",
+                                              (name.strip(),))]
 
     def all_papers(self) -> list[Paper] | None:
         """Every paper record the index keeps, in the order ``PaperStore.papers`` lists them
@@ -604,17 +617,24 @@ def _record_paper(rec: str) -> Paper:
 
 
 def _write_records(path: Path, rows: list[Row]) -> None:
-    """Each paper's record (chunk 0's packed record, joined from its pieces) by id, in a small
-    SQLite file."""
+    """Each paper's record (chunk 0's packed record, joined from its pieces) by id, and the
+    name its title opens with before a colon, in a small SQLite file."""
     import sqlite3
 
-    from assistant.index.records import joined
+    from assistant.index.records import joined, unpack_z
 
+    recs = {str(m["paper_id"]): joined(m) if "paper_z" in m else "json:" + str(m["paper"])
+            for _, _, m in rows if m.get("chunk") == 0 and ("paper_z" in m or "paper" in m)}
+    titles = {pid: str((json.loads(rec[5:]) if rec.startswith("json:") else unpack_z(rec))
+                       .get("title") or "") for pid, rec in recs.items()}
     with sqlite3.connect(path) as con:
         con.execute("CREATE TABLE records (id TEXT PRIMARY KEY, rec TEXT NOT NULL)")
-        con.executemany("INSERT OR REPLACE INTO records VALUES (?, ?)", [
-            (str(m["paper_id"]), joined(m) if "paper_z" in m else "json:" + str(m["paper"]))
-            for _, _, m in rows if m.get("chunk") == 0 and ("paper_z" in m or "paper" in m)])
+        con.executemany("INSERT INTO records VALUES (?, ?)", recs.items())
+        con.execute("CREATE TABLE titled (name TEXT NOT NULL, id TEXT NOT NULL)")
+        con.executemany("INSERT INTO titled VALUES (?, ?)", [
+            (title.split(":", 1)[0].strip(), pid) for pid, title in titles.items()
+            if ":" in title])
+        con.execute("CREATE INDEX titled_name ON titled (name)")
     con.close()
 
 

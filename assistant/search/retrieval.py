@@ -343,25 +343,14 @@ class Retriever:
 
     def named_by(self, name: str) -> Paper | None:
         """The one paper whose title opens with ``name`` as written, before a colon ("ROAD:
-        ..." for "ROAD", "Post: Device Placement ..." for "Post"), among the papers holding its
-        words; None when none does, or several. A name that is a common word ("ROAD", "SCALE",
-        "Post") is used by many papers, and a search for it alone ranks its own paper low."""
-        import numpy as np
-
-        from assistant.index.chunk_index import tokenize
-
-        stems = tokenize([name])[0]
-        if not name.strip() or ":" in name or not stems:
+        ..." for "ROAD", "Post: Device Placement ..." for "Post"); None when none does, or
+        several. A name that is a common word ("ROAD", "SCALE", "Post") is used by many papers,
+        and a search for it alone ranks its own paper low."""
+        if not name.strip() or ":" in name:
             return None
-        index = self.index()
-        holding = index.papers_holding(stems[0])
-        for stem in stems[1:]:
-            holding &= index.papers_holding(stem)
-        every = index.all_paper_ids
-        ids = [every[i] for i in np.flatnonzero(holding)]
-        found = [p for p in self.papers(ids)
-                 if p.title.split(":", 1)[0].strip() == name.strip() and ":" in p.title]
-        return found[0] if len(found) == 1 else None
+        ids = self.index().titled(name)
+        found = self.papers(ids) if len(ids) == 1 else []
+        return found[0] if found else None
 
     def _rare(self, word: str) -> bool:
         """Do at most ``NAME_PAPERS`` papers here use this word (a name, not a topic)?"""

@@ -185,7 +185,7 @@ def test_an_index_of_the_old_format_is_rebuilt(store):
     with pytest.raises(StoreError, match="rebuilt"):  # read directly: an error, never no match
         ChunkIndex(folder).load()
     assert found(Retriever(store=store), Filters(author="Yoshua Bengio")) == YOSHUA
-    assert json.loads((folder / "manifest.json").read_text())["format"] == FORMAT == 5
+    assert json.loads((folder / "manifest.json").read_text())["format"] == FORMAT == 6
 
 
 def test_papers_command_filters_and_json_fields(store_dir, capsys):
