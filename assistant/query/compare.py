@@ -432,8 +432,8 @@ _ASPECT_AFTER_TO = re.compile(rf"^(?P<name>.+?)\s+(?P<via>{_AFTER}|to)\s+(?P<asp
                               re.IGNORECASE)
 _ASPECT_BEFORE = re.compile(r"^(?:the\s+)?(?P<aspect>.+?)\s+of\s+(?P<name>.+)$", re.IGNORECASE)
 _NAME_WORDS = 3
-_RELATES = re.compile(r"(?<![\w-])(?:on|in|of|for|to|with|from|by|under|against|across|"
-                      r"regarding|that|which)(?![\w-])", re.IGNORECASE)
+_RELATES = re.compile(r"(?<![\w\x02-])(?:on|in|of|for|to|with|from|by|under|against|across|"
+                      r"regarding|that|which)(?![\w\x02-])", re.IGNORECASE)  # \x02: _HELD
 
 
 def _bare(side: str, words: int = _NAME_WORDS) -> bool:
@@ -519,10 +519,36 @@ def sides(question: str) -> list[str] | None:
     return found[0] if found is not None else None
 
 
+# a name with a join word inside it: "learning to rank", "Learning with Noisy Labels" where the
+# name opens a side, "sequence to sequence", "sim to real". "Compare learning to rank and
+# Hyperband" was read as "learning" against "rank and Hyperband". Its spaces are held (``_HELD``)
+# while the question is read, so no join is read there
+_OPENS_SIDE = (r"(?:^|[,:;(]\s*|\b(?:compare|contrast|between|and|or|vs\.?|versus|with|to|"
+               r"against|from|does|do|did|is|are|the)\s+)")
+_JOIN_NAMES = re.compile(
+    rf"(?P<open>{_OPENS_SIDE})(?P<name>learn(?:ing)?\s+(?:to|with)\s+(?!\w+ing\b)[a-z][\w-]*)|"
+    r"(?P<same>(?<![\w-])(?P<x>[a-z]+)\s+to\s+(?P=x)(?![\w-]))|"
+    r"(?P<modal>(?<![\w-])(?:sim|real|text|image|speech|video|audio|coarse|peer|point)\s+to\s+"
+    r"(?:sim|real|text|image|speech|video|audio|fine|peer|point)(?![\w-]))", re.IGNORECASE)
+_HELD = "\x02"
+
+
+def _hold(m: re.Match[str]) -> str:
+    name = m.group("name") or m.group("same") or m.group("modal")
+    return (m.group("open") or "") + name.replace(" ", _HELD)
+
+
 def read_comparison(question: str) -> tuple[list[str], str] | None:
     """(``sides``, the point they are compared on as said: "sample efficiency" of "Compare PPO,
     SAC and TD3 on sample efficiency", "" when none is), or None for any other question."""
-    q = " ".join(question.split()).rstrip(" ?")
+    q = _JOIN_NAMES.sub(_hold, " ".join(question.split()).rstrip(" ?"))
+    found = _read(q)
+    if found is None:
+        return None
+    return [side.replace(_HELD, " ") for side in found[0]], found[1].replace(_HELD, " ")
+
+
+def _read(q: str) -> tuple[list[str], str] | None:
     if (quoted := _quoted_pair(q)) is not None:
         return quoted, ""
     several, context = _several(q), ""
@@ -555,12 +581,30 @@ def read_comparison(question: str) -> tuple[list[str], str] | None:
                     for s, m in zip(found, (a_end, b_end), strict=True))
     if _POINTS_BACK.match(raw_a) or _POINTS_BACK.match(raw_b):
         return None
+    if (three := _listed_after(raw_a, raw_b)) is not None:  # "Compare PPO to SAC and TD3"
+        named, aspect, said = three
+        return [_with(_clean(side), aspect, context) for side in named], said
     (raw_a, raw_b), aspect, said = _shared_aspect([raw_a, raw_b])
     a, b = _clean(raw_a), _clean(raw_b)
     if not a or not b or a.lower() == b.lower():
         return None
     a = _shared_head(a, b)
     return [_with(side, aspect, context) for side in (a, b)], said
+
+
+def _listed_after(a: str, b: str) -> tuple[list[str], str, str] | None:
+    """"Compare PPO to SAC and TD3": a pair whose second side is two names joined by "and"
+    ("SAC and TD3") compares three things, each searched on its own: (the three sides, the
+    point as searched, as said: ``_shared_aspect``'s), or None when ``b`` is one thing."""
+    items = _LIST_SEP.split(b)
+    if len(items) != 2 or "," in b:
+        return None
+    named, aspect, said = _shared_aspect([a, *items])
+    cleaned = [_clean(side) for side in named]
+    if not all(cleaned) or len({c.lower() for c in cleaned}) < 3 or \
+            not all(_bare(side) and _a_name(side) for side in named):
+        return None
+    return named, aspect, said
 
 
 # A comparison asked in Chinese: "比较 A 与 B", "A 和 B 有什么区别？", "A 与 B 相比如何？", "A 和 B

@@ -370,3 +370,56 @@ def test_sides_with_words_of_their_own_keep_them(q, want):
         assert got is not None and all(len(s.split()) >= 2 for s in got), got
     else:
         assert got == want, got
+
+
+# names with a join word inside them, and forms that put them on either side
+JOINED_NAMES = ["learning to rank", "Learning to Teach", "Learning with Noisy Labels",
+                "sequence to sequence models", "sim to real transfer", "learning to hash"]
+JOINED_FORMS = ["Compare {a} and {b}", "Compare {a} with {b}", "Compare {a} to {b}",
+                "compare {a} against {b}", "How does {a} compare to {b}?",
+                "What is the difference between {a} and {b}?", "How do {a} and {b} differ?",
+                "{a} vs {b}"]
+
+
+@pytest.mark.parametrize("form", JOINED_FORMS)
+def test_a_join_word_inside_a_name_is_no_join(form):
+    """"Compare learning to rank and Hyperband" was read as "learning" against "rank and
+    Hyperband"."""
+    for name in JOINED_NAMES:
+        for a, b in ((name, "Hyperband"), ("Hyperband", name)):
+            q = form.format(a=a, b=b)
+            assert sides(q) == [a, b], (q, sides(q))
+
+
+@pytest.mark.parametrize("join", ["to", "with", "against"])
+def test_a_join_word_of_the_question_still_joins_plain_words(join):
+    assert sides(f"Compare deep learning {join} kernel machines") == [
+        "deep learning", "kernel machines"]
+    assert sides(f"Compare reinforcement learning {join} supervised learning") == [
+        "reinforcement learning", "supervised learning"]
+
+
+THREE_FORMS = ["Compare {a} to {b} and {c}", "Compare {a} with {b} and {c}",
+               "How does {a} compare to {b} and {c}?", "How does {a} stack up against {b} and {c}?",
+               "What is the difference between {a} and {b} and {c}?"]
+
+
+@pytest.mark.parametrize("form", THREE_FORMS)
+def test_one_thing_against_two_is_three_sides(form):
+    """"Compare PPO to SAC and TD3" made "SAC and TD3" one side: searched as one, it found one
+    of the two."""
+    for names in (["PPO", "SAC", "TD3"], ["dropout", "batch norm", "weight decay"],
+                  ["learning to rank", "Hyperband", "BOHB"]):
+        q = form.format(a=names[0], b=names[1], c=names[2])
+        assert sides(q) == names, (q, sides(q))
+    q = form.format(a="PPO", b="SAC", c="TD3") .rstrip("?") + " on sample efficiency"
+    assert sides(q) == ["PPO", "SAC", "TD3"], q
+
+
+@pytest.mark.parametrize("q", [
+    "How does VGS compare to the work on pruning and distillation?",
+    "Compare IPMark with the paper that watermarks text and detects it later",
+])
+def test_a_described_side_with_and_in_it_stays_one_side(q):
+    got = sides(q)
+    assert got is not None and len(got) == 2, got
