@@ -30,6 +30,11 @@ _BOLD = re.compile(r"\*\*([^*]{3,200})\*\*")  # the titles an answer names
 # how the offline answerer opens a one-paper answer, in English or Chinese (answer/framing.py)
 ONE_PAPER = ("The most relevant paper is", "The closest match is", "The abstract of",
              "One of them bears on this:", "最相关的论文", "最接近的是", "其中有一篇与此相关")
+# how it opens a list of papers, best first (a survey's, or the papers of a list that bear on a
+# question asked of them)
+LISTING = re.compile(r"^(?:\d+ papers in the collection bear on this, best first|"
+                     r"\d+ of them bear on this, best first|本文集中有 \d+ 篇论文与此相关|"
+                     r"其中有 \d+ 篇与此相关)")
 # how it opens a near miss ("nothing here is about it; the closest papers are ...")
 NEAR_MISS = ("Nothing in this collection is about", "No paper in this collection introduces",
              "No paper in this collection is about both", "No paper here clearly matches",
@@ -64,19 +69,34 @@ def heuristic(form: Form, history: Sequence[Turn]) -> str:
 def previous_paper(form: Form, history: Sequence[Turn]) -> str | None:
     """The title of the one paper the previous answer was about, when this question refers
     back to it ("what data did they use?", "它需要成对的图像吗？"): the answer is then read from
-    that paper alone. None for a question that stands alone, one that asks the previous
-    question again of something else ("what about X?"), or after a list, a comparison or a
-    near miss (no one paper to refer to). A paper named by its number in the previous answer
-    ("what data did [2] use?") is that paper, after a list too; two named ("[1] vs [2]") are
-    no one paper, whatever the previous answer was about."""
+    that paper alone. After a list, its first paper, the best match of what was asked ("Any
+    work on patrol planning against poachers?", then "What real data was used?": searched with
+    the list's first two titles, the second paper's words matched "real data" better, and it
+    was answered from, to say it does not state its data). None for a question that stands
+    alone, one that asks the previous question again of something else ("what about X?"), or
+    after a comparison or a near miss (no one paper to refer to). A paper named by its number
+    in the previous answer ("what data did [2] use?") is that paper; two named ("[1] vs [2]")
+    are no one paper, whatever the previous answer was about."""
     if named(form.question, history):  # "what data did [2] use?", but "[1] vs [2]" is two
         return numbered_paper(form.question, history)
     if not history or not form.follow_up:
         return None
     refs = dangling_references(form.question)
-    if not refs or set(refs) <= ELLIPSES:
+    if refs and set(refs) <= ELLIPSES:  # "what about X?"
         return None
-    return answered_paper(history)
+    if not refs:  # a follow-up that points at nothing ("What real data was used?"): after one
+        # paper, searched with its title; after a list, the list's best
+        return listed_first(history)
+    return answered_paper(history) or listed_first(history)
+
+
+def listed_first(history: Sequence[Turn]) -> str | None:
+    """The title of the first paper of the previous answer when it is a list ("3 papers in the
+    collection bear on this, best first:"); None for any other answer."""
+    if not history or not LISTING.match(_opening(history[-1][1])):
+        return None
+    titles = _BOLD.findall(history[-1][1])
+    return titles[0] if titles else None
 
 
 def answered_paper(history: Sequence[Turn]) -> str | None:

@@ -13,7 +13,7 @@ from fakes import QueueModel
 from assistant.answer.framing import CHINESE, ENGLISH
 from assistant.query.followup import is_follow_up
 from assistant.query.form import parse
-from assistant.query.rewrite import dangling_references, heuristic, with_llm
+from assistant.query.rewrite import dangling_references, heuristic, previous_paper, with_llm
 
 
 def offline_rewrite(question, history):
@@ -326,3 +326,35 @@ def test_no_chinese_question_written_to_stand_alone_opens_with_a_bare_pronoun():
              if q["id"] in dev and q["kind"] in ("zh", "zh-fact", "zh-absent")]
     assert len(alone) >= 100
     assert [q for q in alone if _ZH_LEADING_PRONOUN.match(q)] == []
+
+
+@pytest.mark.parametrize("framing", [ENGLISH, CHINESE])
+def test_after_a_list_a_follow_up_is_about_its_first_paper(framing):
+    """"Any work on patrol planning against poachers?" listed three papers; "What real data was
+    used?" was searched with the first two titles and answered from the second, whose words
+    matched "real data" better (it does not state its data; the first does)."""
+    listed = (framing.listing.format(n=3) + "\n\n- **Robust patrols under minimax regret** [1]: "
+              "...\n- **Restless and uncertain bandits** [2]: ...\n- **Third** [3]: ...")
+    history = [("Any work on minimax-regret patrol planning against poachers?", listed)]
+    for question in ("What real data was used?", "What did they evaluate it on?",
+                     "Does the method need a simulator?"):
+        form = parse(question, history)
+        assert form.follow_up, question
+        assert previous_paper(form, history) == "Robust patrols under minimax regret", question
+    # asked again of something else, or standalone: no paper
+    for question in ("What about wildlife tracking?",
+                     "Which paper proposes a benchmark for offline RL?"):
+        assert previous_paper(parse(question, history), history) is None, question
+    # a number names its paper, after a list too
+    assert previous_paper(parse("What data did [2] use?", history), history) == \
+        "Restless and uncertain bandits"
+
+
+def test_after_one_paper_a_follow_up_that_points_at_nothing_is_searched_with_its_title():
+    history = [("Any work on patrol planning?", "The most relevant paper is **Robust patrols** "
+                "(UAI 2021) [1]. It plans patrols. [1]")]
+    form = parse("What real data was used?", history)
+    assert form.follow_up and previous_paper(form, history) is None
+    assert "Robust patrols" in heuristic(form, history)
+    form = parse("What data did they use?", history)
+    assert previous_paper(form, history) == "Robust patrols"
