@@ -51,7 +51,13 @@ ASPECTS = (
                       r"[Pp]atients|[Pp]articipants|[Ss]ubjects)\b|"
                       r"\b(?:on|using|across|with|from|in) (?:the )?(?:[A-Z][a-z]*[A-Z0-9][\w-]*|"
                       r"[A-Z]{2,}[\w-]*)|\b(?:on|across) (?:\w+ ){0,4}(?:tasks?|environments?|"
-                      r"games?|problems?|domains?)\b"),
+                      r"games?|problems?|domains?)\b|"
+                      # data of a kind it was run on ("evaluate MIRROR on real-world poaching
+                      # data", "using both synthetic and real data")
+                      r"\b(?:on|using|from|with) (?:both )?(?:(?:real[- ]world|real|synthetic|"
+                      r"simulated|clinical|empirical|observational|experimental|field|"
+                      r"historical|public|benchmark)(?:,? and |, | )){1,2}"
+                      r"(?:[\w-]+ ){0,2}data\b"),
            name_zh="所用的数据或基准",
            named=re.compile(r"\b(?:on|using|across|with|from|in|and|,) (?:the )?"
                             r"(?:[A-Z][a-z]*[A-Z0-9][\w-]*|[A-Z]{2,}[\w-]*)|"

@@ -113,6 +113,27 @@ def test_tasks_named_in_other_words_are_never_said_to_be_missing(embedder: objec
 
 
 
+@pytest.mark.parametrize("said", ["We evaluate MIRROR on real-world poaching data",
+                                  "Experiments on both simulated and real-world data show gains",
+                                  "We validate it using synthetic and clinical data"])
+def test_data_of_a_kind_is_data_stated(embedder: object, said: str) -> None:
+    """"What real data was used?" of an abstract that evaluates "on real-world poaching data"
+    was answered "does not state the data or benchmarks it uses" (a wrong claim), then quoted
+    that very sentence as the closest it comes."""
+    paper = Paper(paper_id="p5", title="Robust patrols under minimax regret",
+                  abstract="Patrols against poachers must plan under uncertain attack models. We "
+                  f"plan patrols with a double oracle whose oracles are RL agents. {said}.")
+    text = ExtractiveAnswerer(embedder=embedder).compose(  # type: ignore[arg-type]
+        of("What real data was used?"), [RetrievedPaper(paper, 1.0, 1)])
+    assert "does not state" not in text and said.split(" ", 2)[2] in text, text
+    background = Paper(paper_id="p6", title="Scaling SGD",
+                       abstract="Machine learning models are trained on large-scale data. We "
+                       "bound the variance of asynchronous updates.")
+    text = ExtractiveAnswerer(embedder=embedder).compose(  # type: ignore[arg-type]
+        of("What real data was used?"), [RetrievedPaper(background, 1.0, 1)])
+    assert "does not state" in text, text
+
+
 # the background sentences share the question's "tasks" and "training"; the one that says what
 # the experiments were run on shares only "tasks"
 TASKS_PAPER = Paper(
