@@ -42,6 +42,7 @@ from assistant.judge.decision import (
     decide,
     settle,
     side_leads,
+    tied,
     weighed,
 )
 from assistant.judge.relevance import Relevance
@@ -345,6 +346,8 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
         sources = list(retrieval.papers[:DECIDE_OVER])
     else:
         sources = await answerer.select(form, retrieval.papers, rel, leads=leads)
+        if not verdict.confident and history:
+            sources = talked_of_first(sources, history, retriever=retriever)
     timings["select_ms"] = (time.perf_counter() - t_s) * 1000
     filt = CitationFilter(len(sources))
     gate = OutcomeGate()
@@ -413,6 +416,24 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
         _ground(result, retriever)
     timings["total_ms"] = (time.perf_counter() - t0) * 1000
     yield Finished(result)
+
+
+def talked_of_first(sources: list[RetrievedPaper], history: Sequence[Turn], *,
+                    retriever: Retriever) -> list[RetrievedPaper]:
+    """``sources`` with the previous answer's paper first when it is one of two the evidence
+    cannot tell apart (``decision.tied``): the conversation tells them apart ("Which PIN
+    protein's polarity was shown to rearrange dynamically?", after an answer about PIN-driven
+    auxin gradients, found that paper and another as likely, the other first). Both are still
+    named as equally likely; only their order changes."""
+    twin = tied([rp.verified for rp in sources])
+    title = answered_paper(history) if twin is not None else None
+    if twin is None or title is None:
+        return sources
+    paper = retriever.paper_titled(title)
+    if paper is None or sources[twin].paper.paper_id != paper.paper_id:
+        return sources
+    order = [twin, *(i for i in range(len(sources)) if i != twin)]
+    return [sources[i] for i in order]
 
 
 def less_sure_line(say: Framing, *, listed: int, more: Sequence[Citation]) -> str:
