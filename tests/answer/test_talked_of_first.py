@@ -10,7 +10,7 @@ import random
 
 from assistant.answer.pipeline import talked_of_first
 from assistant.judge.decision import TIED, tied
-from assistant.search.retrieval import Retriever, RetrievedPaper
+from assistant.search.retrieval import RetrievedPaper, Retriever
 from assistant.sources.corpus import bundled_papers
 
 
