@@ -18,6 +18,9 @@ class _Parser(argparse.ArgumentParser):
 def _scope(p: argparse.ArgumentParser) -> None:
     p.add_argument("--venue", help="only papers of this venue (e.g. ICML)")
     p.add_argument("--year", type=int, help="only papers of this year")
+    p.add_argument("--since", type=int, metavar="YEAR", help="only papers of this year or later")
+    p.add_argument("--until", type=int, metavar="YEAR",
+                   help="only papers of this year or earlier")
     p.add_argument("--author", help="only papers with an author whose name contains this")
     p.add_argument("--status", help="accepted (not rejected or withdrawn), rejected, withdrawn, "
                    "unpublished, or the list's own status (e.g. Oral)")

@@ -60,7 +60,8 @@ def require_papers(store: Store, retriever: Retriever) -> None:
 def filters_from(args: argparse.Namespace) -> Filters:
     from assistant.search.retrieval import Filters
 
-    return Filters(venue=args.venue, year=args.year, author=args.author, status=args.status)
+    return Filters(venue=args.venue, year=args.year, author=args.author, status=args.status,
+                   since=args.since, until=args.until)
 
 
 def print_json(obj: Any) -> None:

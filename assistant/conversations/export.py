@@ -143,7 +143,7 @@ _SUITE_HEADER = """\
 # right or wrong. A person must check each turn, correct what the assistant got wrong, and then
 # remove `review: true`. Run it with: assistant eval FILE
 """
-_FILTER_KEYS = ("venue", "year", "author", "status")
+_FILTER_KEYS = ("venue", "year", "since", "until", "author", "status")
 
 
 def _suite_filters(filters: dict[str, Any]) -> dict[str, Any]:

@@ -399,18 +399,24 @@ class ChunkIndex:
     # -- search --------------------------------------------------------------------------
     def mask(self, *, venue: str | None = None, year: int | None = None,
              author: str | None = None, status: str | None = None,
-             paper_ids: list[str] | None = None) -> np.ndarray | None:
-        """The chunks that pass every given filter (None: no filter given)."""
+             paper_ids: list[str] | None = None, since: int | None = None,
+             until: int | None = None) -> np.ndarray | None:
+        """The chunks that pass every given filter (None: no filter given); ``since`` and
+        ``until`` bound the year, both inclusive (a paper of no known year passes neither)."""
         import numpy as np
 
         self.load()
-        if not (venue or year or author or status or paper_ids):
+        if not (venue or year or author or status or paper_ids or since or until):
             return None
         m = np.ones(len(self._meta["ids"]), dtype=bool)
         if venue:
             m &= self._venues == venue.lower()
         if year:
             m &= self._years == int(year)
+        if since:
+            m &= self._years >= int(since)
+        if until:
+            m &= (self._years <= int(until)) & (self._years > 0)
         if author or status:
             m &= self.paper_mask(author=author, status=status)[self._paper_of]
         if paper_ids:

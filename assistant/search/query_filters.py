@@ -3,12 +3,13 @@
 
 Only unambiguous mentions count: a venue that the store holds (as a whole word), and a year
 that the store holds *where it qualifies the papers*: after a held venue ("NeurIPS 2018"),
-after "from", "in", "of", "during", "since", "year" ("papers from 2017"), or before "paper(s)",
-"work", "submissions" ("2018 papers"). A year inside a name ("trained on CoNLL 2003", "the
-ImageNet 2012 results") is part of the question, not a filter. An author counts when the
-question names one of the store's authors in full (two words or more, capitalised as a name is:
-"Nicholas Roy", "Leslie Kaelbling" for Leslie Pack Kaelbling); a surname alone, or a name two
-authors share, does not. Explicit flags always win.
+after "from", "in", "of", "during", "year" ("papers from 2017"), or before "paper(s)", "work",
+"submissions" ("2018 papers"). A span of years is read as one ("since 2020", "after 2019",
+"before 2015", "between 2017 and 2019", "2017-2019": ``year_span``). A year inside a name
+("trained on CoNLL 2003", "the ImageNet 2012 results") is part of the question, not a filter.
+An author counts when the question names one of the store's authors in full (two words or more,
+capitalised as a name is: "Nicholas Roy", "Leslie Kaelbling" for Leslie Pack Kaelbling); a
+surname alone, or a name two authors share, does not. Explicit flags always win.
 
 ``infer`` returns the filters to search with; ``read`` says which of them came from the
 question (``pipeline.searched`` drops those again when nothing passing them answers, and the
@@ -25,8 +26,67 @@ from typing import Any
 from assistant.search.retrieval import Filters
 
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
-_BEFORE = frozenset(["from", "in", "of", "during", "since", "year", "years", "published", "at",
+_BEFORE = frozenset(["from", "in", "of", "during", "year", "years", "published", "at",
                      "circa", "around"])
+# a span of years the papers are asked from: "since 2020", "after 2019", "from 2018 on",
+# "2018 or later", "before 2015", "until 2016", "between 2017 and 2019", "from 2017 to 2019",
+# "2017-2019". Its bounds need not be years the store holds (some year inside must be)
+_Y = r"((?:19|20)\d{2})"
+_SPANS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[int | None, int | None]]]] = [
+    (re.compile(rf"\b(?:between|from)\s+{_Y}\s*(?:and|to|through|until|-|–|—)\s*{_Y}(?!\d)",
+                re.IGNORECASE), lambda m: (int(m.group(1)), int(m.group(2)))),
+    # a bare "2017-2019" where it qualifies the papers ("in 2017-2019", "2017-2019 papers"),
+    # not "the 2017-2018 season"
+    (re.compile(rf"\b(?:in|from|during|of|published|papers?|works?|articles?|publications?),?"
+                rf"\s+{_Y}\s*(?:-|–|—)\s*{_Y}(?!\d)|"
+                rf"(?<![\w-]){_Y}\s*(?:-|–|—)\s*{_Y}(?=\s+(?:papers?|works?|submissions?|"
+                r"articles?|publications?)\b)", re.IGNORECASE),
+     lambda m: (int(m.group(1) or m.group(3)), int(m.group(2) or m.group(4)))),
+    (re.compile(rf"\b(?:since|from|starting(?:\s+in)?|as\s+of)\s+{_Y}\s*(?:on(?:wards?)?(?=\s*(?:[,.;:?!)]|$))|"
+                r"onwards?\b|and\s+later\b|or\s+later\b|and\s+after\b)", re.IGNORECASE),
+     lambda m: (int(m.group(1)), None)),
+    (re.compile(rf"\bsince\s+{_Y}(?!\d)", re.IGNORECASE), lambda m: (int(m.group(1)), None)),
+    (re.compile(rf"(?<![\w-]){_Y}\s+(?:or|and)\s+(?:later|after|newer)\b", re.IGNORECASE),
+     lambda m: (int(m.group(1)), None)),
+    (re.compile(rf"\b(?:(?:after|later\s+than)\s+|post[- ]?){_Y}(?!\d)", re.IGNORECASE),
+     lambda m: (int(m.group(1)) + 1, None)),
+    (re.compile(rf"\b(?:(?:before|prior\s+to|earlier\s+than)\s+|pre[- ]?){_Y}(?!\d)",
+                re.IGNORECASE), lambda m: (None, int(m.group(1)) - 1)),
+    (re.compile(rf"\b(?:until|till|through|up\s+to)\s+{_Y}(?!\d)|(?<![\w-]){_Y}\s+(?:or|"
+                r"and)\s+(?:earlier|before|older)\b", re.IGNORECASE),
+     lambda m: (None, int(m.group(1) or m.group(2)))),
+]
+
+
+# ... where the question is about papers: a span said of anything else is the topic's ("How did
+# lifespan change after 1989?", "How many were projected to have glaucoma by 2040?")
+_OF_PAPERS = re.compile(r"\b(?:papers?|works?|research|stud(?:y|ies)|articles?|publications?|"
+                        r"published|appeared|literature|submissions?|proceedings)\b",
+                        re.IGNORECASE)
+
+
+def year_span(question: str, years: Iterable[int] = ()) -> tuple[int | None, int | None, str]:
+    """(since, until, the words that said it) of the span of years the question asks papers
+    from ("Which papers since 2020 ..." -> (2020, None, "since 2020"); "work between 2017 and
+    2019" -> (2017, 2019, ...)), or (None, None, "") when it names none, is not about papers,
+    or names one holding none of ``years`` (the store's; none given: any span counts)."""
+    held = set(years)
+    if not _OF_PAPERS.search(question):
+        return None, None, ""
+    for pattern, bounds in _SPANS:
+        m = pattern.search(question)
+        if m is None:
+            continue
+        since, until = bounds(m)
+        if since and until and since > until:
+            continue
+        if held and not any((since or 0) <= y <= (until or 9999) for y in held):
+            continue
+        return since, until, _LEAD.sub("", m.group(0))  # "papers 2017-2019": the years
+    return None, None, ""
+
+
+_LEAD = re.compile(r"^(?:papers?|works?|articles?|publications?),?\s+", re.IGNORECASE)
 _AFTER = frozenset(["paper", "papers", "work", "works", "submission", "submissions", "article",
                     "articles", "publication", "publications", "proceedings", "edition"])
 _WORD = re.compile(r"[\w'’-]+")
@@ -94,11 +154,15 @@ def infer(question: str, *, venues: Iterable[str], years: Iterable[int],
                for v in venues)  # as the question spells it (venues match in any case)
     found_venues = sorted({m.group(0) for m in matches if m})
     year_set = set(years)
-    found_years = sorted(_qualifying_years(question, {v.lower() for v in venues}) & year_set)
+    since, until, said = (None, None, "") if explicit.year or explicit.since or \
+        explicit.until else year_span(question, year_set)
+    rest = question.replace(said, " ") if said else question  # "since 2020" is no one year
+    found_years = sorted(_qualifying_years(rest, {v.lower() for v in venues}) & year_set)
     venue = explicit.venue or (found_venues[0] if len(found_venues) == 1 else None)
-    year = explicit.year or (found_years[0] if len(found_years) == 1 else None)
+    year = explicit.year or (found_years[0] if len(found_years) == 1 and not said else None)
     author = explicit.author or (named_author(question, authors) if authors else None)
-    return dataclasses.replace(explicit, venue=venue, year=year, author=author)
+    return dataclasses.replace(explicit, venue=venue, year=year, author=author,
+                               since=explicit.since or since, until=explicit.until or until)
 
 
 def read(explicit: Filters | None, inferred: Filters | None) -> dict[str, Any]:
@@ -106,7 +170,7 @@ def read(explicit: Filters | None, inferred: Filters | None) -> dict[str, Any]:
     if inferred is None:
         return {}
     explicit = explicit or Filters()
-    return {k: getattr(inferred, k) for k in ("venue", "year", "author")
+    return {k: getattr(inferred, k) for k in ("venue", "year", "since", "until", "author")
             if getattr(inferred, k) and not getattr(explicit, k)}
 
 
@@ -126,6 +190,8 @@ def leftover(query: str, applied: dict[str, Any]) -> str:
                      flags=re.IGNORECASE)
     if applied.get("year"):
         out = re.sub(rf"(?<!\d){int(applied['year'])}(?!\d)", " ", out)
+    if applied.get("since") or applied.get("until"):  # the words that said the span
+        out = out.replace(year_span(out)[2] or "\x00", " ")
     if applied.get("author"):  # as said: in full, or its first and last word
         words = str(applied["author"]).split()
         middle = rf"(?:\s+\S+){{0,{max(0, len(words) - 2)}}}"
@@ -141,6 +207,13 @@ def described(fields: dict[str, Any]) -> str:
         parts.append(f"by {fields['author']}")
     if fields.get("year"):
         parts.append(f"from {fields['year']}")
+    since, until = fields.get("since"), fields.get("until")
+    if since and until:
+        parts.append(f"from {since} to {until}")
+    elif since:
+        parts.append(f"from {since} on")
+    elif until:
+        parts.append(f"up to {until}")
     if fields.get("venue"):
         parts.append(f"at {fields['venue']}")
     return " ".join(parts)
@@ -151,6 +224,13 @@ def described_zh(fields: dict[str, Any]) -> str:
     parts = [str(fields["author"])] if fields.get("author") else []
     if fields.get("year"):
         parts.append(f"{fields['year']} 年")
+    since, until = fields.get("since"), fields.get("until")
+    if since and until:
+        parts.append(f"{since}–{until} 年")
+    elif since:
+        parts.append(f"{since} 年以来")
+    elif until:
+        parts.append(f"{until} 年及以前")
     if fields.get("venue"):
         parts.append(str(fields["venue"]))
     return " ".join(parts) + " 的论文"

@@ -56,6 +56,13 @@ class Filters:
     author: str | None = None
     status: str | None = None
     paper_ids: list[str] | None = None
+    since: int | None = None  # papers of this year or later
+    until: int | None = None  # papers of this year or earlier
+
+    def any(self) -> bool:
+        """Is any filter set?"""
+        return bool(self.venue or self.year or self.author or self.status or self.paper_ids
+                    or self.since or self.until)
 
     def where(self) -> dict[str, Any] | None:
         """Chroma's share of the filters: venue, year and paper ids. Author (a substring) and
@@ -66,6 +73,10 @@ class Filters:
             clauses.append({"venue_lc": self.venue.lower()})
         if self.year:
             clauses.append({"year": int(self.year)})
+        if self.since:
+            clauses.append({"year": {"$gte": int(self.since)}})
+        if self.until:
+            clauses.append({"year": {"$lte": int(self.until)}})
         if self.paper_ids:
             clauses.append({"paper_id": {"$in": list(self.paper_ids)}})
         if not clauses:
@@ -78,6 +89,9 @@ class Filters:
         if self.venue and paper.venue.lower() != self.venue.lower():
             return False
         if self.year and paper.year != int(self.year):
+            return False
+        if (self.since and (paper.year or 0) < int(self.since)) or \
+                (self.until and not 0 < (paper.year or 0) <= int(self.until)):
             return False
         if self.author and not any(_words(self.author) in a.strip().lower()
                                    for a in paper.authors):
@@ -378,7 +392,8 @@ class Retriever:
 
     def _mask(self, filters: Filters) -> np.ndarray | None:
         return self.index().mask(venue=filters.venue, year=filters.year, author=filters.author,
-                                 status=filters.status, paper_ids=filters.paper_ids)
+                                 status=filters.status, paper_ids=filters.paper_ids,
+                                 since=filters.since, until=filters.until)
 
     def _dense(self, vector: np.ndarray, filters: Filters, depth: int
                ) -> dict[str, tuple[float, list[str]]]:
@@ -430,13 +445,11 @@ class Retriever:
     def check_filters(self, filters: Filters | None) -> None:
         """Filters the user set that let no paper through are an error naming them and what
         there is (not "nothing here is relevant", which blames the question's words)."""
-        if filters is None or not (filters.venue or filters.year or filters.author
-                                   or filters.status or filters.paper_ids):
+        if filters is None or not filters.any():
             return
         self.check_status(filters)
         index = self.index()
-        mask = index.mask(venue=filters.venue, year=filters.year, author=filters.author,
-                          status=filters.status, paper_ids=filters.paper_ids)
+        mask = self._mask(filters)
         if mask is None or mask.any():
             return
         from assistant.errors import InputError
@@ -445,6 +458,7 @@ class Retriever:
         ids = ", ".join(filters.paper_ids or [])
         set_ = [f"{k} {v!r}" if isinstance(v, str) else f"{k} {v}"
                 for k, v in (("venue", filters.venue), ("year", filters.year),
+                             ("since", filters.since), ("until", filters.until),
                              ("author", filters.author), ("status", filters.status),
                              ("paper", ids)) if v]
         there = [f"venues {', '.join(sorted(venues)[:8]) or 'none'}"

@@ -1,7 +1,8 @@
 """Slash commands typed into the chat input, and the question's scope (plain Python).
 
     /help  /new  /papers  /history  /export [md|json|bib|suite] [FILE]  /model [NAME|offline]
-    /filter venue=ICML year=2026 author=NAME paper=ID   /filter off   /copy  /save
+    /filter venue=ICML year=2026 since=2020 until=2024 author=NAME paper=ID   /filter off
+    /copy  /save
     /table [md|csv] [FILE]   /similar [background|method|result] [PAPER]
 """
 
@@ -25,7 +26,7 @@ COMMANDS: dict[str, str] = {
     "/export": "/export [md|json|bib|suite] [FILE]: save this conversation to a file; "
                "suite keeps it as a test case",
     "/model": "/model [NAME|offline]: show or switch the chat model",
-    "/filter": "/filter venue=V year=Y author=A paper=ID, or /filter off",
+    "/filter": "/filter venue=V year=Y since=Y until=Y author=A paper=ID, or /filter off",
     "/similar": "/similar [background|method|result] [ID|TITLE]: the papers most like one "
                 "(by default the last one listed, or the paper asked about)",
     "/copy": "copy the selected answer with its references",
@@ -65,16 +66,20 @@ class Scope:
     author: str | None = None
     paper_id: str | None = None
     paper_title: str | None = None
+    since: int | None = None
+    until: int | None = None
 
     @property
     def empty(self) -> bool:
-        return not (self.venue or self.year or self.author or self.paper_id)
+        return not (self.venue or self.year or self.author or self.paper_id or self.since
+                    or self.until)
 
     def filters(self) -> Filters:
         from assistant.search.retrieval import Filters
 
         return Filters(venue=self.venue, year=self.year, author=self.author,
-                       paper_ids=[self.paper_id] if self.paper_id else None)
+                       paper_ids=[self.paper_id] if self.paper_id else None,
+                       since=self.since, until=self.until)
 
     def label(self) -> str:
         bits = []
@@ -85,6 +90,8 @@ class Scope:
             bits.append(f"venue {self.venue}")
         if self.year:
             bits.append(f"year {self.year}")
+        if self.since or self.until:
+            bits.append(f"years {self.since or '…'}–{self.until or '…'}")
         if self.author:
             bits.append(f"author {self.author}")
         return " · ".join(bits)
@@ -107,14 +114,17 @@ def parse_filter(args: list[str], current: Scope) -> Scope:
     for arg in args:
         key, sep, value = arg.partition("=")
         key = key.lower()
-        if not sep or key not in ("venue", "year", "author", "paper"):
-            raise InputError(f"cannot read {arg!r}: use venue=V, year=Y, author=A, paper=ID "
-                             "or off")
+        if not sep or key not in ("venue", "year", "since", "until", "author", "paper"):
+            raise InputError(f"cannot read {arg!r}: use venue=V, year=Y, since=Y, until=Y, "
+                             "author=A, paper=ID or off")
         given = value.strip() or None  # key= clears that one
-        if key == "year":
+        if key in ("year", "since", "until"):
             if given is not None and not given.isdigit():
-                raise InputError(f"year must be a number, not {given!r}")
-            scope = replace(scope, year=int(given) if given else None)
+                raise InputError(f"{key} must be a number (a year), not {given!r}")
+            number = int(given) if given else None
+            scope = (replace(scope, year=number) if key == "year" else
+                     replace(scope, since=number) if key == "since" else
+                     replace(scope, until=number))
         elif key == "paper":
             scope = replace(scope, paper_id=given, paper_title=None)
         elif key == "venue":

@@ -7,7 +7,7 @@ import shutil
 import pytest
 
 from assistant.cli.main import main
-from assistant.errors import StoreError
+from assistant.errors import InputError, StoreError
 from assistant.index.chunk_index import FORMAT, ChunkIndex, ensure_index, index_dir
 from assistant.index.store import PaperStore
 from assistant.paper import Paper
@@ -144,10 +144,18 @@ UNPUBLISHED = {"Reject", "Withdraw", "Active"}
     (Filters(status="workshop"), {"ws-untitled"}),
     (Filters(author="Yoshua Bengio", venue="ICLR", status="accepted"), {"yb-align"}),
     (Filters(author="Yoshua Bengio", year=2018), {"yb-twin", "yb-causal"}),
+    # a span of years, both ends inclusive
+    (Filters(since=2015), ids(lambda r: r["year"] >= 2015)),
+    (Filters(until=2011), ids(lambda r: r["year"] <= 2011)),
+    (Filters(author="Yoshua Bengio", since=2011, until=2015), {"yb-rectifier", "yb-align"}),
+    (Filters(venue="ICLR", since=2016, until=2017), set()),
 ])
 def test_venue_year_status_filters_rank_every_paper_that_passes(store, filters, expected):
     retriever = Retriever(store=store)
-    assert expected  # the corpus has such papers
+    if not expected:  # a filter no paper passes: one line naming it and what there is
+        with pytest.raises(InputError, match="since 2016 and until 2017"):
+            retriever.check_filters(filters)
+        return
     assert found(retriever, filters) == expected  # hybrid: the dense side ranks them all
     assert found(retriever, filters, mode="dense") == expected
     lexical = found(retriever, filters, mode="lexical", query="training networks adversarial")
@@ -170,6 +178,9 @@ def test_chroma_filters_when_the_index_holds_no_vectors(store):
         assert found(retriever, Filters(author="bengio", venue="ICLR", status="unpublished"),
                      mode="dense") == {"yb-twin", "yb-causal"}
         assert found(retriever, Filters(author="nobody at all"), mode="dense") == set()
+        # a span of years: Chroma's $gte and $lte
+        assert found(retriever, Filters(since=2015, until=2018), mode="dense") == ids(
+            lambda r: 2015 <= r["year"] <= 2018)
     finally:
         shutil.rmtree(index_dir(store))  # the next search rebuilds it, vectors included
 
@@ -256,3 +267,35 @@ def test_status_of_a_paper():
     assert p(status="Poster", accepted=True).status_tags == {"poster", "accepted"}
     assert rejected.status_tags == {"reject", "rejected", "unpublished"}
     assert p().status == "" and p().status_tags == {"accepted"}
+
+
+def test_search_and_papers_take_a_span_of_years(store_dir, capsys):
+    base = ["--store", str(store_dir), "--collection", "filters"]
+    assert main(["papers", *base, "--since", "2015", "--until", "2018", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert {r["paper_id"] for r in rows} == ids(lambda r: 2015 <= r["year"] <= 2018)
+    assert main(["search", QUERY, *base, "--until", "2011", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["papers"] and all(p["paper_id"] in ids(lambda r: r["year"] <= 2011)
+                                 for p in got["papers"])
+    assert main(["search", QUERY, *base, "--since", "2030"]) != 0
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "since 2030" in err and "Traceback" not in err
+
+
+def test_a_span_of_years_read_from_the_question_limits_the_answer(store, embedder):
+    """"Which bandit papers have appeared since 2022?" was searched for papers of 2022 alone."""
+    from assistant.answer.extractive import ExtractiveAnswerer
+    from assistant.answer.pipeline import answer
+
+    retriever, answerer = Retriever(store=store), ExtractiveAnswerer(embedder=embedder)
+    for question, since, until in (
+            ("Which papers on generative adversarial networks appeared since 2019?", 2019, None),
+            ("Which papers on generative adversarial networks were published before 2019?", None,
+             2018)):
+        result = answer(question, retriever=retriever, answerer=answerer, ground=False)
+        assert result.outcome == "answered" and result.citations, question
+        assert all((since or 0) <= c.paper.year <= (until or 9999) for c in result.citations)
+        said = f"from {since} on" if since else f"up to {until}"
+        assert result.text.startswith(f"(Searched only papers {said}: read from the question")
+        assert result.filters == {k: v for k, v in (("since", since), ("until", until)) if v}

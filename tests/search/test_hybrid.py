@@ -1,3 +1,4 @@
+import re
 import shutil
 
 import pytest
@@ -10,7 +11,7 @@ from assistant.paper import Paper
 from assistant.query.followup import is_follow_up
 from assistant.query.form import parse
 from assistant.query.rewrite import heuristic
-from assistant.search.query_filters import infer
+from assistant.search.query_filters import infer, leftover, notice, read
 from assistant.search.retrieval import Filters, Retriever
 from assistant.settings import load_settings
 
@@ -109,6 +110,52 @@ def test_filters_are_read_from_the_question():
 def test_a_year_is_a_filter_only_where_it_qualifies_the_papers(question, year):
     f = infer(question, venues={"icml"}, years={2003, 2012})
     assert f.year == year
+
+
+SPANS = [  # (how it is said, since, until) for the years 2012-2019 held
+    ("since {a}", "a", None), ("after {a}", "a+1", None), ("from {a} on", "a", None),
+    ("from {a} onwards", "a", None), ("{a} or later", "a", None), ("post-{a}", "a+1", None),
+    ("before {b}", None, "b-1"), ("prior to {b}", None, "b-1"), ("until {b}", None, "b"),
+    ("up to {b}", None, "b"), ("pre-{b}", None, "b-1"), ("{b} or earlier", None, "b"),
+    ("between {a} and {b}", "a", "b"), ("from {a} to {b}", "a", "b"), ("in {a}-{b}", "a", "b"),
+    ("in {a}–{b}", "a", "b"), ("papers {a}-{b}", "a", "b"),
+]
+SPAN_FORMS = ["Which papers on tagging appeared {span}?", "tagging papers {span}",
+              "What research was done on tagging {span}?", "{Span}, what work studies tagging?"]
+
+
+def _bound(said, a, b):
+    return None if said is None else {"a": a, "a+1": a + 1, "b": b, "b-1": b - 1}[said]
+
+
+@pytest.mark.parametrize(("said", "since", "until"), SPANS)
+def test_a_span_of_years_is_read_as_one(said, since, until):
+    """"Which bandit papers have appeared since 2022?" was searched for papers of 2022 alone."""
+    years = set(range(2012, 2020))
+    for a, b in ((2013, 2016), (2015, 2018)):
+        span = said.format(a=a, b=b)
+        for form in SPAN_FORMS:
+            q = form.format(span=span, Span=span[0].upper() + span[1:])
+            f = infer(q, venues={"icml"}, years=years)
+            assert (f.since, f.until, f.year) == (_bound(since, a, b), _bound(until, a, b),
+                                                   None), q
+            applied = read(None, f)
+            assert not set(re.findall(r"\d{4}", leftover(q, applied))), q  # no year searched
+            assert notice(applied, {}).startswith("(Searched only papers "), q
+
+
+@pytest.mark.parametrize("question", [
+    "What did the 2017-2018 season show about tagging?",  # a span of something else
+    "Which models were trained on CoNLL 2003 since its release?",  # a year of no store
+    "Any work from 2030 to 2040 on tagging?",  # no held year inside
+    # a span of the topic's, not of the papers'
+    "How did lifespan at birth change in eastern Germany after 2013?",
+    "How many people were projected to have glaucoma by 2016?",
+    "Which tagger did best on the 2014-2016 shared tasks?",
+])
+def test_no_span_of_the_papers_years(question):
+    f = infer(question, venues={"icml"}, years=set(range(2012, 2020)))
+    assert (f.since, f.until) == (None, None), question
 
 
 def test_a_filter_read_from_the_question_never_hides_the_answer(small_store):

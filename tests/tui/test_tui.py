@@ -311,6 +311,11 @@ async def test_slash_commands_keys_and_palette(make_app, tmp_path):
         assert (chat.scope.venue, chat.scope.year) == ("ICML", 2026)
         await ask(pilot, "/filter year=soon", wait=False)
         assert "year must be a number" in app.notes[-1][2] and chat.scope.year == 2026
+        await ask(pilot, "/filter year= since=2025 until=2026", wait=False)
+        assert (chat.scope.year, chat.scope.since, chat.scope.until) == (None, 2025, 2026)
+        assert chat.scope.filters().since == 2025 and "years 2025–2026" in chat.scope.label()
+        await ask(pilot, "/filter since=lately", wait=False)
+        assert "since must be a number" in app.notes[-1][2] and chat.scope.since == 2025
         await ask(pilot, "/filter off", wait=False)
         assert chat.scope.empty
         await ask(pilot, "/bogus", wait=False)
