@@ -393,10 +393,13 @@ _DESCRIBES = re.compile(r"^(?:a|an|one|some|any)\b", re.IGNORECASE)
 _ASKED_AFTER = re.compile(r"\s*[:;,?]\s*(?:which|what|how)\b.*$", re.IGNORECASE)
 
 
+_QUOTED = re.compile(r"[“\"][^“”\"]{2,300}[”\"]")
+
+
 def _a_name(item: str) -> bool:
     """Names a thing a comparison can search on its own: a few words or a title, never a
     description ("a method for ..."), a pointer back ("their ...") or words that ask."""
-    if _titled(item):
+    if _titled(item) or _QUOTED.fullmatch(item.strip()):  # a title, or anything in quotes
         return True
     return bool(content_words(item)) and len(item.split()) <= _BARE_WORDS and \
         not _DESCRIBES.match(item) and not _POINTS_BACK.match(item) and \

@@ -218,8 +218,12 @@ def parse(question: str, history: Sequence[Turn] = ()) -> Form:
         question, history[-1]))
     cjk = has_cjk(question)
     compared = read_comparison(question)
-    pair = sides_zh(question)  # only a Chinese question's words read so
+    # only a Chinese question's words read so; papers named by number ("[1] 和 [2] 有什么区别？",
+    # "这两篇论文有什么区别？") by their titles (their numbers were searched, and refused)
+    titled = numbered.with_titles(question, history) if cjk and history else question
+    pair = sides_zh(titled)
     pair = pair if cjk and not nothing else None
+    pair = [side.strip("“”\"") for side in pair] if pair else None
     # "Compare Hyperband and successive halving" (or "测试时训练和测试时自适应有什么区别？")
     # after another answer compares things of its own: a question of its own (read as a
     # follow-up, its sides were searched with the previous answer's titles, and a side named

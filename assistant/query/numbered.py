@@ -65,10 +65,38 @@ def _cited(m: re.Match[str], history: Sequence[Turn]) -> str | None:
     return None
 
 
+# the first few papers of a recent answer, named together: "the first two", "the top three
+# papers", "these two", "the two papers", "both of them", "前两篇", "这两篇"; never "the first two
+# layers", "these two settings" (what follows names something else)
+_PAPERS_NOUN = r"(?:\s+(?:papers|ones|works|studies|results|listed|of\s+them|above))?"
+_ENDS = r"(?=\s*(?:[?.,;!)]|and\b|vs\b|versus\b|differ\b|compare\b|$))"
+_FEW = re.compile(
+    r"\b(?:the\s+)?(?:first|top)\s+(two|three|2|3)" + _PAPERS_NOUN + _ENDS + "|"
+    r"\b(?:these|those|the)\s+(two)" + _PAPERS_NOUN + _ENDS + "|"
+    r"\b(both)\s+(?:of\s+them|papers)\b|前(两|二|三)篇(?:论文)?|[这那](两)篇(?:论文)?",
+    re.IGNORECASE)
+_HOW_MANY = {"two": 2, "2": 2, "both": 2, "两": 2, "二": 2, "three": 3, "3": 3, "三": 3}
+
+
+def _first_few(m: re.Match[str], history: Sequence[Turn]) -> list[str]:
+    """The titles of the first few papers a recent answer cited, as many as ``m`` says; []
+    when none cited that many."""
+    k = _HOW_MANY[next(g for g in m.groups() if g).lower()]
+    for _, said in reversed(history[-NUMBERED_TURNS:]):
+        cited: dict[int, str] = {}
+        for title, n in _CITED.findall(said):
+            cited.setdefault(int(n), title)
+        if all(n in cited for n in range(1, k + 1)):
+            return [cited[n] for n in range(1, k + 1)]
+    return []
+
+
 def named(question: str, history: Sequence[Turn]) -> list[str]:
-    """The titles of the papers the question names by number, in its order, each once."""
-    return list(dict.fromkeys(t for m in _NUMBERED.finditer(question)
-                              if (t := _cited(m, history))))
+    """The titles of the papers the question names by number, in its order, each once ("the
+    first two": the first two a recent answer cited)."""
+    found = [(m.start(), [t]) for m in _NUMBERED.finditer(question) if (t := _cited(m, history))]
+    found += [(m.start(), ts) for m in _FEW.finditer(question) if (ts := _first_few(m, history))]
+    return list(dict.fromkeys(t for _, ts in sorted(found) for t in ts))
 
 
 def numbered_paper(question: str, history: Sequence[Turn]) -> str | None:
@@ -85,7 +113,13 @@ def with_titles(question: str, history: Sequence[Turn]) -> str:
     def title(m: re.Match[str]) -> str:
         found = _cited(m, history)
         return f"“{found}”" if found else m.group(0)
-    return _NUMBERED.sub(title, question)
+
+    def titles(m: re.Match[str]) -> str:
+        found = [f"“{t}”" for t in _first_few(m, history)]
+        zh = bool(re.search(r"[\u4e00-\u9fff]", m.group(0)))
+        return ((("、" if zh else ", ").join(found[:-1]) + (" 和 " if zh else " and ")
+                 + found[-1]) if found else m.group(0))
+    return _FEW.sub(titles, _NUMBERED.sub(title, question))
 
 
 # a recent answer's papers taken as a set the question sifts: "which of them use domain

@@ -12,6 +12,7 @@ import pytest
 from assistant.answer.extractive import ExtractiveAnswerer
 from assistant.answer.pipeline import answer
 from assistant.paper import Paper
+from assistant.query.numbered import with_titles
 from assistant.query.rewrite import numbered_paper
 
 PAPERS = [
@@ -157,3 +158,35 @@ def test_two_numbered_papers_after_a_one_paper_answer_are_still_two(retriever, e
     then = answer("[1] vs [2]", retriever=retriever, answerer=ExtractiveAnswerer(embedder=embedder),
                   history=[("Which paper corrects client drift?", said)])
     assert [c.paper.paper_id for c in then.citations[:2]] == [a.paper_id, b.paper_id], then.text
+
+
+FIRST_FEW = [("What's the difference between the first two?", 2),
+             ("How do these two differ?", 2), ("Compare the top two papers", 2),
+             ("So what's the difference between the two?", 2),
+             ("How do the first three compare?", 3), ("前两篇有什么区别？", 2),
+             ("这两篇论文有什么区别？", 2), ("[1] 和 [2] 有什么区别？", 2)]
+
+
+@pytest.mark.parametrize(("turn", "k"), FIRST_FEW)
+def test_the_first_few_of_a_list_compared_are_those_side_by_side(turn, k, retriever, embedder):
+    """"What's the difference between the first two?" after a list was answered about one
+    paper (after a list, the first); "[1] 和 [2] 有什么区别？" searched "#1" and "#2" and was
+    refused."""
+    answerer = ExtractiveAnswerer(embedder=embedder)
+    first = answer(LIST_Q, retriever=retriever, answerer=answerer)
+    listed = _listed(first)
+    assert len(listed) >= k
+    then = answer(turn, retriever=retriever, answerer=answerer, history=[(LIST_Q, first.text)])
+    assert then.outcome == "answered", (turn, then.text)
+    assert [c.paper.paper_id for c in then.citations[:k]] == [listed[n] for n in
+                                                                range(1, k + 1)], turn
+
+
+@pytest.mark.parametrize("turn", ["What happens in the first two layers?",
+                                  "Is there a paper comparing these two: DPO and KTO?",
+                                  "Which settings do these two methods share?",
+                                  "Are both treatment and outcome modelled?"])
+def test_a_few_that_are_not_the_answers_papers_are_left_as_said(turn):
+    said = ("3 papers bear on this:\n\n- **Alpha one** [1]: x [1]\n- **Beta two** [2]: y [2]\n"
+            "- **Gamma three** (UAI 2020) [3]: z [3]")
+    assert with_titles(turn, [("Which papers ...?", said)]) == turn
