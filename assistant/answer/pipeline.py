@@ -79,6 +79,13 @@ SIMILAR_K = 10  # papers listed for "papers similar to X" (as `assistant similar
 _ONLY_THEIRS = frozenset(["did", "doe", "has", "have", "had", "were", "was", "me", "all", "els",
                           "other", "collect", "here", "public", "co", "list", "show", "wrote",
                           "work", "written", "publish", "author", "store", "index"])
+# asks what an author has published (on something): their papers, not one paper
+_WHAT_THEY_PUBLISHED = re.compile(r"\b(?:publish(?:ed|es)?|wr(?:ite|ote|itten|ites)|"
+                                  r"(?:has|have|had)\s+(?:done|worked)|work(?:ed|s)?\s+on|"
+                                  r"papers)\b", re.IGNORECASE)
+_PUBLISHED_ON = re.compile(r"\b(?:publish\w*|wr(?:ite|ote|itten|ites)|done|work(?:ed|s)?)\s+"
+                           r"(?:on|about|in|regarding|concerning)\s+(.+?)[\s?.!]*$",
+                           re.IGNORECASE)
 LLM_TRANSLATION_SHARE = 0.3  # of the offline translation's IDF mass an LLM's English must hold
 
 
@@ -157,6 +164,15 @@ def searched(question: str, search_query: str, *, retriever: Retriever, k: int =
         filters = replace(filters, paper_ids=mine)
         asked_form = replace(asked_form, listing=True, by_author=str(filters.author))
         k = max(k, len(mine))
+    elif filters is not None and applied.get("author") and not form.sides \
+            and _WHAT_THEY_PUBLISHED.search(question):
+        # "What has Sébastien Bubeck published on bandits?": their papers on it, a list (it
+        # was answered with one of his ten bandit papers), judged on the topic alone (the
+        # words that ask, "has published", are no abstract's)
+        on = _PUBLISHED_ON.search(query_filters.leftover(asked_form.query, applied))
+        asked_form = replace(asked_form, listing=True, survey=True,
+                             query=f"Which papers are about {on.group(1)}?" if on
+                             else asked_form.query)
     found = _search_and_decide(asked_form, retriever=retriever, k=k, filters=filters)
     if applied and found.verdict.outcome != "answered":
         # a filter read from the question must never hide the answer ("trained on CoNLL

@@ -185,3 +185,46 @@ def test_an_author_named_alone_lists_their_papers(retriever, embedder):
     assert result.outcome == "answered"
     assert [c.paper.paper_id for c in result.citations] == ["tactile", "grasp"]
     assert "2 papers by Ada Okafor in the collection, newest first" in result.text
+
+
+TOPICS = {"bandits": "We study a multi-armed bandit problem where {x}, and prove regret bounds.",
+          "convex optimization": "We give an accelerated method for smooth convex optimization "
+                                 "when {x}, with a matching lower bound."}
+TWISTS = ["the arms are correlated", "feedback is delayed", "the horizon is unknown",
+          "the budget is fixed"]
+
+
+def _prolific() -> list[Paper]:
+    """An author with four papers on each of two topics, beside others' papers on both."""
+    out = []
+    for t, (topic, abstract) in enumerate(TOPICS.items()):
+        for i, x in enumerate(TWISTS):
+            mine = i % 4 != 3 or t == 0  # seven of the eight are hers
+            out.append(Paper(f"{topic[:6]}-{i}", f"{topic.capitalize()} when {x}",
+                             abstract.format(x=x),
+                             ["Noor Haddad", "E. Other"] if mine else ["F. Other"], "COLT",
+                             2015 + i))
+            out.append(Paper(f"{topic[:6]}-o{i}", f"More {topic} when {x}",
+                             abstract.format(x=x) + " Ours is simpler.", ["G. Other"], "COLT",
+                             2016 + i))
+    return out
+
+
+@pytest.mark.parametrize(("question", "topic"), [
+    ("What has Noor Haddad published on bandits?", "bandits"),
+    ("What did Noor Haddad write about convex optimization?", "convex optimization"),
+    ("Has Noor Haddad worked on bandits?", "bandits"),
+])
+def test_what_an_author_published_on_a_topic_is_a_list_of_theirs(retriever_over, embedder,
+                                                                  question, topic):
+    """"What has Sébastien Bubeck published on bandits?" was answered with one of his ten
+    bandit papers, as if one paper were asked for."""
+    papers = _prolific()
+    theirs = {p.paper_id for p in papers if "Noor Haddad" in p.authors and
+              p.title.lower().startswith(topic)}
+    result = answer(question, retriever=retriever_over(papers, collection="prolific"),
+                    answerer=ExtractiveAnswerer(embedder=embedder), ground=False)
+    listed = {c.paper.paper_id for c in result.citations}
+    assert result.text.startswith("(Searched only papers by Noor Haddad"), result.text
+    assert "papers in the collection bear on this" in result.text, result.text
+    assert len(listed & theirs) >= 2 and listed <= theirs, (listed, theirs)
