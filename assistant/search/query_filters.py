@@ -200,6 +200,13 @@ def leftover(query: str, applied: dict[str, Any]) -> str:
     return " ".join(out.split())
 
 
+def _span(fields: dict[str, Any], said: tuple[str, str, str]) -> list[str]:
+    """A span of years as ``said`` says one: both ends, from a year on, up to a year."""
+    since, until = fields.get("since"), fields.get("until")
+    form = said[0] if since and until else said[1] if since else said[2] if until else ""
+    return [form.format(since=since, until=until)] if form else []
+
+
 def described(fields: dict[str, Any]) -> str:
     """"papers from 2018 at NeurIPS" for the answer's notice."""
     parts = ["papers"]
@@ -207,13 +214,7 @@ def described(fields: dict[str, Any]) -> str:
         parts.append(f"by {fields['author']}")
     if fields.get("year"):
         parts.append(f"from {fields['year']}")
-    since, until = fields.get("since"), fields.get("until")
-    if since and until:
-        parts.append(f"from {since} to {until}")
-    elif since:
-        parts.append(f"from {since} on")
-    elif until:
-        parts.append(f"up to {until}")
+    parts += _span(fields, ("from {since} to {until}", "from {since} on", "up to {until}"))
     if fields.get("venue"):
         parts.append(f"at {fields['venue']}")
     return " ".join(parts)
@@ -224,13 +225,7 @@ def described_zh(fields: dict[str, Any]) -> str:
     parts = [str(fields["author"])] if fields.get("author") else []
     if fields.get("year"):
         parts.append(f"{fields['year']} 年")
-    since, until = fields.get("since"), fields.get("until")
-    if since and until:
-        parts.append(f"{since}–{until} 年")
-    elif since:
-        parts.append(f"{since} 年以来")
-    elif until:
-        parts.append(f"{until} 年及以前")
+    parts += _span(fields, ("{since}–{until} 年", "{since} 年以来", "{until} 年及以前"))
     if fields.get("venue"):
         parts.append(str(fields["venue"]))
     return " ".join(parts) + " 的论文"
