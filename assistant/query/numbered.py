@@ -49,14 +49,20 @@ def _number(m: re.Match[str], last: int) -> int:
     return tens + _ZH_NUMBERS.index(word[-1]) + 1
 
 
+def _numbers(said: str) -> dict[int, str]:
+    """Each number an answer cites, and the title it names beside it first."""
+    cited: dict[int, str] = {}
+    for title, n in _CITED.findall(said):
+        cited.setdefault(int(n), title)
+    return cited
+
+
 def _cited(m: re.Match[str], history: Sequence[Turn]) -> str | None:
     """The title a recent answer cited under the number ``m`` names: the latest that cited
     it; an ordinal ("the first one", "the last one") counts a list's papers, so it looks past
     an answer about one paper to the list before it."""
     for _, said in reversed(history[-NUMBERED_TURNS:]):
-        cited: dict[int, str] = {}
-        for title, n in _CITED.findall(said):
-            cited.setdefault(int(n), title)
+        cited = _numbers(said)
         if len(cited) < (2 if any(m.group(g) for g in _ORDINAL_GROUPS) else 1):
             continue
         n = _number(m, max(cited))
@@ -83,9 +89,7 @@ def _first_few(m: re.Match[str], history: Sequence[Turn]) -> list[str]:
     when none cited that many."""
     k = _HOW_MANY[next(g for g in m.groups() if g).lower()]
     for _, said in reversed(history[-NUMBERED_TURNS:]):
-        cited: dict[int, str] = {}
-        for title, n in _CITED.findall(said):
-            cited.setdefault(int(n), title)
+        cited = _numbers(said)
         if all(n in cited for n in range(1, k + 1)):
             return [cited[n] for n in range(1, k + 1)]
     return []
