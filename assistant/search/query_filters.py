@@ -61,8 +61,8 @@ _SPANS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[int | None, 
 # ... where the question is about papers: a span said of anything else is the topic's ("How did
 # lifespan change after 1989?", "How many were projected to have glaucoma by 2040?")
 _OF_PAPERS = re.compile(r"\b(?:papers?|works?|research|stud(?:y|ies)|articles?|publications?|"
-                        r"published|appeared|literature|submissions?|proceedings)\b",
-                        re.IGNORECASE)
+                        r"published|appeared|literature|submissions?|proceedings|new|"
+                        r"progress|advances?|developments?)\b", re.IGNORECASE)
 
 
 def year_span(question: str, years: Iterable[int] = ()) -> tuple[int | None, int | None, str]:

@@ -121,7 +121,8 @@ SPANS = [  # (how it is said, since, until) for the years 2012-2019 held
     ("in {a}–{b}", "a", "b"), ("papers {a}-{b}", "a", "b"),
 ]
 SPAN_FORMS = ["Which papers on tagging appeared {span}?", "tagging papers {span}",
-              "What research was done on tagging {span}?", "{Span}, what work studies tagging?"]
+              "What research was done on tagging {span}?", "{Span}, what work studies tagging?",
+              "What is new in tagging {span}?"]
 
 
 def _bound(said, a, b):
