@@ -55,6 +55,14 @@ _SPANS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[int | None, 
     (re.compile(rf"\b(?:until|till|through|up\s+to)\s+{_Y}(?!\d)|(?<![\w-]){_Y}\s+(?:or|"
                 r"and)\s+(?:earlier|before|older)\b", re.IGNORECASE),
      lambda m: (None, int(m.group(1) or m.group(2)))),
+    # in Chinese: "2017 年到 2019 年", "2017—2019 年", "2020 年以来", "2018 年以后", "2015 年以前"
+    (re.compile(rf"(?<!\d){_Y}\s*年?\s*(?:到|至|—|–|-|~)\s*{_Y}\s*年"),
+     lambda m: (int(m.group(1)), int(m.group(2)))),
+    (re.compile(rf"(?<!\d){_Y}\s*年\s*(?:以来|起|开始|及以后|之后|以后)"),
+     lambda m: (int(m.group(1)) + (1 if m.group(0).endswith(("之后", "以后"))
+                                   and not m.group(0).endswith("及以后") else 0), None)),
+    (re.compile(rf"(?<!\d){_Y}\s*年\s*(?:以前|之前|前|及以前)"),
+     lambda m: (None, int(m.group(1)) - (0 if m.group(0).endswith("及以前") else 1))),
 ]
 
 
@@ -62,7 +70,8 @@ _SPANS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[int | None, 
 # lifespan change after 1989?", "How many were projected to have glaucoma by 2040?")
 _OF_PAPERS = re.compile(r"\b(?:papers?|works?|research|stud(?:y|ies)|articles?|publications?|"
                         r"published|appeared|literature|submissions?|proceedings|new|"
-                        r"progress|advances?|developments?)\b", re.IGNORECASE)
+                        r"progress|advances?|developments?)\b|论文|工作|研究|文章|文献|发表|进展",
+                        re.IGNORECASE)
 
 
 def year_span(question: str, years: Iterable[int] = ()) -> tuple[int | None, int | None, str]:

@@ -145,7 +145,22 @@ def test_a_span_of_years_is_read_as_one(said, since, until):
             assert notice(applied, {}).startswith("(Searched only papers "), q
 
 
+@pytest.mark.parametrize(("question", "since", "until"), [
+    ("2015 年以后有哪些关于词性标注的论文？", 2016, None),
+    ("2015年以来有哪些关于词性标注的研究？", 2015, None),
+    ("2016 年以前的词性标注论文", None, 2015),
+    ("2014 年到 2017 年关于词性标注的论文有哪些？", 2014, 2017),
+])
+def test_a_span_of_years_is_read_in_chinese(question, since, until):
+    f = infer(question, venues={"icml"}, years=set(range(2012, 2020)))
+    assert (f.since, f.until) == (since, until), question
+    applied = read(None, f)
+    assert notice(applied, {}, chinese=True).startswith("（只检索了"), question
+    assert not re.search(r"\d{4}", leftover(question, applied)), question
+
+
 @pytest.mark.parametrize("question", [
+    "2015年以后人口寿命怎么变化？",  # the topic's span, not the papers'
     "What did the 2017-2018 season show about tagging?",  # a span of something else
     "Which models were trained on CoNLL 2003 since its release?",  # a year of no store
     "Any work from 2030 to 2040 on tagging?",  # no held year inside
