@@ -199,8 +199,14 @@ def leftover(query: str, applied: dict[str, Any]) -> str:
                      flags=re.IGNORECASE)
     if applied.get("year"):
         out = re.sub(rf"(?<!\d){int(applied['year'])}(?!\d)", " ", out)
-    if applied.get("since") or applied.get("until"):  # the words that said the span
-        out = out.replace(year_span(out)[2] or "\x00", " ")
+    if applied.get("since") or applied.get("until"):  # the words that said the span, or
+        # their translation ("2018 年以后" searched as "2018 year after")
+        said = year_span(out)[2]
+        bounds = [int(applied[k]) for k in ("since", "until") if applied.get(k)]
+        years = "|".join(str(y + d) for y in bounds for d in (-1, 0, 1))
+        out = out.replace(said, " ") if said else re.sub(
+            rf"(?<!\d)(?:{years})(?!\d)(?:\s+years?)?(?:\s+(?:after|before|since|later|"
+            r"earlier|onwards?|ago))?", " ", out, flags=re.IGNORECASE)
     if applied.get("author"):  # as said: in full, or its first and last word
         words = str(applied["author"]).split()
         middle = rf"(?:\s+\S+){{0,{max(0, len(words) - 2)}}}"

@@ -159,6 +159,14 @@ def test_a_span_of_years_is_read_in_chinese(question, since, until):
     assert not re.search(r"\d{4}", leftover(question, applied)), question
 
 
+def test_a_spans_words_translated_are_not_searched():
+    """"2018 年以后有哪些关于元学习的论文？" is searched in its offline translation, "2018 year
+    after meta-learning": the span's words were searched with the topic."""
+    assert leftover("2018 year after meta-learning", {"since": 2019}) == "meta-learning"
+    assert leftover("2015 years before kernel methods", {"until": 2014}) == "kernel methods"
+    assert leftover("ImageNet 2012 results", {"until": 2016}) == "ImageNet 2012 results"
+
+
 @pytest.mark.parametrize("question", [
     "2015年以后人口寿命怎么变化？",  # the topic's span, not the papers'
     "What did the 2017-2018 season show about tagging?",  # a span of something else
