@@ -97,6 +97,9 @@ _ORDERS = [
     ("newest", re.compile(rf"\b(?:recent|latest|newest)\s+(?:{_PAPERS}|advances|advancements|"
                           r"progress|developments|breakthroughs)\s+(?:on|about|in|into|for|"
                           r"regarding|within)\s+(?P<t>.+?)\s*[?.!]*$", re.IGNORECASE)),
+    # "what is new in X (since 2023)?": its newest papers (a hedged one-paper answer before)
+    ("newest", re.compile(r"\bwhat(?:'s|’s|\s+is|\s+has\s+been)\s+new\s+(?:in|on|about|with|"
+                          r"for|regarding)\s+(?P<t>.+?)\s*[?.!]*$", re.IGNORECASE)),
     # "which was the first paper on X?", "the earliest work about X"
     ("oldest", re.compile(rf"\b(?:first|earliest|oldest)\s+{_PAPERS}\s+(?:on|about|in|into|"
                           r"for|regarding)\s+(?P<t>.+?)\s*[?.!]*$", re.IGNORECASE)),

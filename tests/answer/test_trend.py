@@ -169,6 +169,7 @@ QUESTIONS = {
 ORDERED = {
     "What is the most recent paper on diffusion policies?": ("diffusion policies", "newest"),
     "latest work about Gaussian processes": ("Gaussian processes", "newest"),
+    "What's new in Gaussian processes?": ("Gaussian processes", "newest"),
     "Which were the earliest papers on bandits?": ("bandits", "oldest"),
     "Which was the first paper to use transformers for robot manipulation?":
         ("transformers for robot manipulation", "oldest"),
@@ -323,6 +324,10 @@ def test_questions_asking_for_the_newest_or_first_papers_on_a_topic_are_read():
     for question in NOT_ORDERED:
         found = trend_ask.read(question)
         assert found is None or not found.order, question
+    # "what is new in X since Y": its newest papers from Y on (a hedged one-paper answer before)
+    assert trend_ask.read("What is new in imitation learning since 2023?") == trend_ask.TrendAsk(
+        "imitation learning", 2023, order="newest")
+    assert trend_ask.read("What is new in this paper?") is None
 
 
 @pytest.mark.parametrize("order", ["newest", "oldest"])
