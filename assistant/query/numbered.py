@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from assistant.textutil import has_cjk
+
 Turn = tuple[str, str]  # (question, answer)
 
 # a paper of the previous answer named by its number there: "[2]", "paper 3", "#2", "no. 2",
@@ -120,7 +122,7 @@ def with_titles(question: str, history: Sequence[Turn]) -> str:
 
     def titles(m: re.Match[str]) -> str:
         found = [f"“{t}”" for t in _first_few(m, history)]
-        zh = bool(re.search(r"[\u4e00-\u9fff]", m.group(0)))
+        zh = has_cjk(m.group(0))
         return ((("、" if zh else ", ").join(found[:-1]) + (" 和 " if zh else " and ")
                  + found[-1]) if found else m.group(0))
     return _FEW.sub(titles, _NUMBERED.sub(title, question))

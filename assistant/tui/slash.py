@@ -71,8 +71,7 @@ class Scope:
 
     @property
     def empty(self) -> bool:
-        return not (self.venue or self.year or self.author or self.paper_id or self.since
-                    or self.until)
+        return not self.filters().any()
 
     def filters(self) -> Filters:
         from assistant.search.retrieval import Filters
