@@ -60,8 +60,8 @@ _PATTERNS = [
     re.compile(r"^(?:what(?:'s| is| are)? )?(?:the )?(?:main |key |core |real )?(?:differences?|"
                r"distinctions?|relations?|relationship|contrast) between (?P<a>.+?) and "
                r"(?P<b>.+)$", re.IGNORECASE),
-    # compare / contrast A with B
-    re.compile(r"^(?:compare|contrast) (?P<a>.+?) (?:and|with|to|against|versus|vs\.?) "
+    # compare / contrast / pair A with B
+    re.compile(r"^(?:compare|contrast|pair) (?P<a>.+?) (?:and|with|to|against|versus|vs\.?) "
                r"(?P<b>.+)$", re.IGNORECASE),
 ]
 # "A vs B", "A versus B: which is better?": two short names, nothing asked around them
@@ -105,10 +105,19 @@ _INNER_FROM = re.compile(r"(?:\w+ing|away|apart|derived|learned|learnt|drawn|sam
 _MASK = "\x00" * 4
 
 
+# a sentence's end inside a side: the pattern read across two sentences ("How do the objective
+# changes differ between <A> and <B>? Which ..., and how does it relate to VAEs and AAEs?" was
+# read as "<A> and <B>? Which ..." against "VAEs and AAEs")
+_SENTENCE_END = re.compile(r"[?!]\s|[.]\s+(?-i:[A-Z])")
+
+
 def _pair(q: str) -> tuple[str, str] | None:
     for pattern in _PATTERNS:
         masked, first = q, None
         while (m := pattern.match(masked)) is not None:
+            if _SENTENCE_END.search(m.group("a")) or (
+                    m.end("b") < len(masked) and _SENTENCE_END.search(m.group("b"))):
+                break
             a, b = (m.group(s).replace(_MASK, "from") for s in ("a", "b"))
             first = first or (a, b)
             if masked[m.end("a"):m.start("b")].strip() != "from" or not _INNER_FROM.search(a):
@@ -242,7 +251,7 @@ _LIST_SPAN = [
                 r"|\btrying to recall\s+", re.IGNORECASE), 2),
 ]
 # where the second description ends: the question mark, a new sentence, or what is asked next
-_LIST_END = re.compile(r"\?|[.!]\s+(?=(?-i:[A-Z]))|\s+\u2014\s|,\s+(?:and|or|but)\s+"
+_LIST_END = re.compile(r"\?|[.!]\s+(?=(?-i:[A-Z]))|\s+\u2014\s|(?:,\s+(?:and|or|but)|:)\s+"
                        r"(?:how|what|which|why|where|does|do|is|are|can)\b|[.!]$", re.IGNORECASE)
 _SEAM = 5  # a join read with no colon, "both" or "between" before it must look this much like one
 _LIST_WORDS = 3  # content words each description holds at least (2 when both open alike)
@@ -304,6 +313,35 @@ def _listed(q: str) -> tuple[tuple[str, str], str] | None:
     if not all(len(content_words(_clean(s))) >= least_words for s in (a, b)):
         return None
     return (a, b), q[:at]
+
+
+# "How does performance differ between MaskAQ and VGS?": two things named, each in a few words
+# (described ones are read by ``_listed``, whose seam finds the join among several "and"s)
+_NAMED_BETWEEN = re.compile(rf"^(?:{_HOW} {_AUX} [^?]{{1,80}}?|what) (?P<verb>differ|differs|"
+                            r"vary|varies) between (?P<a>[^?]+?) and (?P<b>[^?]+)", re.IGNORECASE)
+# a side that ends in a preposition or a hyphen shares the other's words ("with and without
+# prior surgery", "pre- and post-stroke states"): one thing, not two
+_SHARES_WORDS = re.compile(r"(?:-|\b(?:with|without|of|for|in|on|to|from|by|at))\s*$",
+                           re.IGNORECASE)
+
+
+# "How does its accuracy differ between CIFAR-10 and ImageNet?" asks about one paper's results
+_ITS = re.compile(r"(?<![\w-])(?:it|its|their|they|this|these|that)(?![\w-])", re.IGNORECASE)
+
+
+def _named_between(q: str) -> tuple[tuple[str, str], str] | None:
+    """Two methods named after "differ between", with the words before them (what is
+    compared: "performance"); never a question about one paper ("its accuracy")."""
+    m = _NAMED_BETWEEN.match(q)
+    if m is None:
+        return None
+    end = _LIST_END.search(m.group("b"))
+    a, b = m.group("a"), m.group("b")[:end.start() if end else None]
+    before = q[:m.start("verb")]
+    if not all(0 < len(_clean(s).split()) <= _BARE_WORDS and _a_method(_clean(s))
+               for s in (a, b)) or _SHARES_WORDS.search(a) or _ITS.search(before):
+        return None
+    return (a, b), before
 
 
 # "Which of these two gives <A>, and which <B>?", "Which one learns <A>, which one freezes <B>?",
@@ -478,11 +516,16 @@ def _shared_aspect(named: list[str]) -> tuple[list[str], str, str]:
     return out, _clean(" ".join(aspect)), _clean(said)
 
 
+# a name's plural: "CNNs", "GANs", "MLP-Mixers", "ResNets"; never a name that ends in "s" of
+# its own ("CPMöbius")
+_PLURAL = re.compile(r"(?:[A-Z0-9]|er|or|et|el|le|ne)s$")
+
+
 def _a_method(side: str) -> bool:
     """Names one method ("PPO", "FixMatch", "Mean Teacher", "Paleo"), not a kind of model
     ("CNNs", "MLP-Mixers") or a topic ("dropout")."""
     words = side.split()
-    if any(w.endswith("s") and is_name(w[:-1]) for w in words):
+    if any(_PLURAL.search(w) and is_name(w[:-1]) for w in words):
         return False
     return bool(names_written(side)) or all(w[:1].isupper() for w in words)
 
@@ -573,7 +616,7 @@ def _read(q: str) -> tuple[list[str], str] | None:
             found = _pair(m.group("rest"))
             context = _clean(_BOTH.sub("", m.group("ctx")))
     if found is None and (told := _one_other(q) or _listed(q) or _versus(q)
-                                  or _which_which(q)) is not None:
+                                  or _which_which(q) or _named_between(q)) is not None:
         found, before = told
         context = (" ".join(_ASKED.sub(" ", _clean(before)).split())
                    if len(before.split()) <= _CONTEXT_WORDS else "")

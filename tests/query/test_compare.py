@@ -423,3 +423,69 @@ def test_one_thing_against_two_is_three_sides(form):
 def test_a_described_side_with_and_in_it_stays_one_side(q):
     got = sides(q)
     assert got is not None and len(got) == 2, got
+
+
+# (what is asked, its word no side holds)
+ASKED_AFTER = [(": which is better?", "better"), (": what does each assume?", "assume"),
+               (": how do their guarantees differ?", "guarantees"),
+               (": is either validated empirically?", "validated"),
+               (": does either need labels?", "labels")]
+
+
+@pytest.mark.parametrize(("form", "asked"), itertools.product(
+    ["Compare {a} with {b}", "Contrast {a} against {b}", "Pair {a} with {b}",
+     "How does {a} compare with {b}", "How does {a} differ from {b}"], ASKED_AFTER))
+def test_what_is_asked_after_a_colon_is_no_sides_own(form, asked):
+    for a, a_core, b, b_core in SIDES:
+        q = form.format(a=a, b=b) + asked[0]
+        got = sides(q)
+        assert got is not None, q
+        assert all(w in got[0] for w in a_core.split()), (q, got)
+        assert all(w in got[1] for w in b_core.split()), (q, got)
+        assert asked[1] not in " ".join(got), (q, got)
+
+
+@pytest.mark.parametrize("later", [
+    "Which yields a sampler, and how does it relate to VAEs and AAEs?",
+    "How do they compare with GANs and flows?",
+    "How does it differ from REINFORCE and actor-critic methods?",
+])
+def test_a_later_sentence_never_supplies_a_side(later):
+    for a, a_core, b, b_core in SIDES:
+        q = f"How do the objectives differ between {a} and {b}? {later}"
+        got = sides(q)
+        assert got is not None, q
+        assert all(w in got[0] for w in a_core.split()), (q, got)
+        assert all(w in got[1] for w in b_core.split()), (q, got)
+        assert not any(w in " ".join(got) for w in ("VAEs", "GANs", "REINFORCE")), (q, got)
+
+
+NAMED_PAIRS = [("MaskAQ", "VGS"), ("PPO", "Soft Actor-Critic"), ("IPMark", "CPMöbius"),
+               ("Q2D2", "DyPE")]
+
+
+@pytest.mark.parametrize("form", [
+    "How does performance differ between {a} and {b}?",
+    "How do the guarantees differ between {a} and {b}?",
+    "In what ways does sample efficiency vary between {a} and {b}?",
+    "What differs between {a} and {b}?",
+    "How does the training cost differ between {a} and {b} on Atari?",
+])
+def test_two_methods_named_after_differ_between_are_the_sides(form):
+    for a, b in NAMED_PAIRS:
+        q = form.format(a=a, b=b)
+        got = sides(q)
+        assert got is not None, q
+        assert got[0].startswith(a) and got[1].startswith(b), (q, got)
+        assert not any(w in " ".join(got).split() for w in ("differ", "between", "how")), got
+
+
+@pytest.mark.parametrize("q", [
+    "How does its accuracy differ between CIFAR-10 and ImageNet?",
+    "How does their regret differ between PPO and SAC?",
+    "How does accuracy differ between models trained with and without augmentation?",
+    "How does the binding affinity change between pre- and post-stroke states?",
+    "How does performance differ between small and large batches?",
+])
+def test_one_papers_results_on_two_settings_are_no_comparison(q):
+    assert sides(q) is None, (q, sides(q))
