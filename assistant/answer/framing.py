@@ -110,10 +110,11 @@ ENGLISH = Framing(
     ordinals=("first", "second", "third", "fourth", "fifth", "sixth"),
     nothing_on_both=("No paper in this collection is about both “{a}” and “{b}”. The closest "
                      "papers, none of which is about both:"),
+    # the closest paper found for such a side need not use or mention the method at all
     side_not_introduced=("(No paper in this collection introduces {missing}: that side is the "
-                         "closest paper found, which uses or mentions it.)"),
+                         "closest paper found, not its own.)"),
     sides_not_introduced=("(No paper in this collection introduces {missing}: those sides are "
-                          "the closest papers found, which use or mention them.)"),
+                          "the closest papers found, not their own.)"),
     not_introduced=("No paper in this collection introduces {missing}: it is not in this "
                     "collection. The closest papers, none of which is about it:"),
     across_languages=("No paper here clearly matches “{asked}”: matched across languages "
@@ -178,9 +179,9 @@ CHINESE = Framing(
     nothing_on_both="本文集中没有论文同时关于“{a}”和“{b}”。最接近的几篇（都不是同时关于两者的）：",
     not_introduced="本文集中没有论文提出 {missing}。最接近的几篇（都不是关于它的）：",
     side_not_introduced=("（本文集中没有论文提出 {missing}：那一方列出的是找到的最接近的论文，"
-                         "它用到或提到了它。）"),
+                         "并非它本身的论文。）"),
     sides_not_introduced=("（本文集中没有论文提出 {missing}：那几方列出的是找到的最接近的论文，"
-                          "它们用到或提到了这些方法。）"),
+                          "并非这些方法本身的论文。）"),
     across_languages=("本文集中没有论文明确对应“{asked}”：离线跨语言匹配时没有哪一篇特别"
                       "突出。用英文提问可以直接匹配摘要原文（或配置 LLM 端点来翻译问题）。"
                       "最接近的几篇："),

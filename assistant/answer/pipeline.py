@@ -332,7 +332,7 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     note = query_filters.notice(found.applied, found.dropped, chinese=is_chinese(question))
     if form.sifts:  # "which of them ...?": said before any answer, one paper's too
         note = " ".join(filter(None, [for_form(form).sifted_note.format(m=form.sifts), note]))
-    if leads and decision.missing and decision.outcome == "answered":  # "Compare PPO and SAC"
+    if leads and decision.missing and decision.outcome != "refused":  # "Compare PPO and SAC"
         say = for_form(form)  # one name, or several ("PPO, SAC and TD3")
         told = say.sides_not_introduced if " and " in decision.missing else \
             say.side_not_introduced
@@ -507,7 +507,9 @@ def _unanswered(form: Form, retrieval: Retrieval, *, question: str, retriever: R
         closest = (retrieval.papers[:leads] + best_first(
             retrieval.papers[leads:DECIDE_OVER]))[:max(NEAR_MISS_PAPERS, leads)]
         judged = fields.get("answerability", {})
-        missing = str(judged.get("missing_method") or "")
+        # a comparison's named sides no paper introduces are said before it (the sides' head
+        # says which side is here)
+        missing = "" if leads else str(judged.get("missing_method") or "")
         text = near_miss_text(form, closest, embedder=retriever.store.embedder,
                               missing=missing, across_languages=retrieval.multilingual,
                               sides=tuple(judged.get("sides") or ("not_found",) * leads)

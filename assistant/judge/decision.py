@@ -179,13 +179,21 @@ def decide(form: Form, papers: Sequence[RetrievedPaper], *, index: Any,
         elif decision.outcome == "answered":
             decision.missing = introduces.missing(form.introduces, candidates)
             decision.outcome = "near_miss"
-    if decision.outcome == "answered" and not decision.missing:
+    if decision.outcome != "refused" and not decision.missing and sides:
         # "Compare PPO and SAC": a side that names a method no paper of its results introduces
-        # stands for a paper that only uses or mentions it, the closest match, never the
-        # method's own (side_leads led with one that introduces it, if any)
-        gone = [name for (_, found), names in zip(sides, form.named_sides, strict=False)
-                if found for name in names if not introduces.introduces(found[0].paper, name)]
+        # stands for the closest paper (one that uses it, mentions it, or neither), never the
+        # method's own (side_leads led with one that introduces it, if any); in a near miss
+        # that side is one the collection may not hold ("How does sample efficiency differ
+        # between PPO and TRPO?" named Q-Prop "the closest match to the second side")
+        gone_sides = [i for i, ((_, found), names) in enumerate(
+            zip(sides, form.named_sides, strict=False)) if found and any(
+            not introduces.introduces(found[0].paper, name) for name in names)]
+        gone = [name for i in gone_sides for name in form.named_sides[i]
+                if not introduces.introduces(sides[i][1][0].paper, name)]
         decision.missing = " and ".join(filter(None, [", ".join(gone[:-1]), *gone[-1:]]))
+        if decision.outcome == "near_miss" and decision.sides:
+            decision.sides = tuple("not_found" if i in gone_sides else state
+                                   for i, state in enumerate(decision.sides))
     if multilingual and papers:
         rel = rel.only(papers[0].paper.paper_id)
     if picked and papers:

@@ -330,8 +330,8 @@ _ITS = re.compile(r"(?<![\w-])(?:it|its|their|they|this|these|that)(?![\w-])", r
 
 
 def _named_between(q: str) -> tuple[tuple[str, str], str] | None:
-    """Two methods named after "differ between", with the words before them (what is
-    compared: "performance"); never a question about one paper ("its accuracy")."""
+    """Two methods named after "differ between", what differs as the point compared on
+    ("performance"); never a question about one paper ("its accuracy")."""
     m = _NAMED_BETWEEN.match(q)
     if m is None:
         return None
@@ -341,7 +341,70 @@ def _named_between(q: str) -> tuple[tuple[str, str], str] | None:
     if not all(0 < len(_clean(s).split()) <= _BARE_WORDS and _a_method(_clean(s))
                for s in (a, b)) or _SHARES_WORDS.search(a) or _ITS.search(before):
         return None
-    return (a, b), before
+    # what differs is the point they are compared on ("sample efficiency"), read as "on ..."
+    point = " ".join(_ASKED.sub(" ", _clean(before)).split())
+    return (a, f"{b} on {point}" if point and " on " not in f" {b} " else b), ""
+
+
+# Two methods set against each other by name, the way researchers ask it: "Is PPO better than
+# SAC?", "Which works better for continuous control, PPO or SAC?", "PPO or SAC for locomotion?",
+# "Should I use PPO or SAC?", "PPO compared to SAC?", "the pros and cons of PPO versus SAC",
+# "How is PPO related to TRPO?", "What do PPO and SAC have in common?", "How are PPO and SAC
+# similar?", "PPO and SAC: how do they differ?". Each side must be names alone (``_just_names``):
+# "Is pretraining better than training from scratch?" asks for papers on that question
+_THAN = (r"(?:better|worse|faster|slower|stronger|weaker|cheaper|simpler|(?:more|less) "
+         r"(?:[\w-]+ ){0,2}?[\w-]+|"
+         r"\w+er)")
+_NAMED_FORMS = [
+    re.compile(rf"^(?:is|are|was|were|does|do) (?P<a>[^?]+?) (?:any |much |really |actually )?"
+               rf"{_THAN} than (?P<b>[^?]+)", re.IGNORECASE),
+    re.compile(r"^(?:which|what)(?: one| method| approach| of the two| of them)? (?:is|works|"
+               r"performs|does|scales|generali[sz]es|should i use|would you use|to use)"
+               r"(?: \w+)?(?P<point> (?:for|on|at|in|with) [^,?]+?)?,? (?P<a>[^,?]+?),? or "
+               r"(?P<b>[^,?]+)", re.IGNORECASE),
+    re.compile(r"^(?:should|would|could|do|can) (?:i|we|one) (?:use|pick|choose|prefer|go with|"
+               r"try) (?P<a>[^?]+?),? or (?P<b>[^?]+)", re.IGNORECASE),
+    re.compile(r"^(?P<a>[^?,:]+?),? (?:or|compared (?:to|with)|as opposed to) (?P<b>[^?]+)",
+               re.IGNORECASE),
+    re.compile(r"^(?:what are )?(?:the )?(?:pros and cons|trade-?offs|strengths and weaknesses|"
+               r"advantages and disadvantages) (?:of|between) (?P<a>[^?]+?) (?:versus|vs\.?|and|or|"
+               r"compared (?:to|with)) (?P<b>[^?]+)", re.IGNORECASE),
+    re.compile(r"^how (?:is|are|was|were) (?P<a>[^?]+?) (?:related|similar|connected|different|"
+               r"linked) (?:to|from|with) (?P<b>[^?]+)", re.IGNORECASE),
+    re.compile(r"^what do (?P<a>[^?]+?) and (?P<b>[^?]+?) have in common", re.IGNORECASE),
+    re.compile(r"^how (?:are|were) (?P<a>[^?]+?) and (?P<b>[^?]+?) (?:similar|alike|related|"
+               r"different|connected|linked)", re.IGNORECASE),
+    re.compile(r"^(?P<a>[^?:,]+?) and (?P<b>[^?:,]+?)\s*[:,]\s*(?:how|what|which|where|why) "
+               r"(?:do|does|are|is|did) (?:they|the two|these|both)\b", re.IGNORECASE),
+]
+_NAMES_AT_MOST = 4  # words of a side that is names alone ("Soft Actor-Critic")
+
+
+def _just_names(side: str) -> bool:
+    """A side that is a method's name and nothing else ("PPO", "Soft Actor-Critic", "Adam"):
+    every word capitalised or a name, never a plural kind ("CNNs")."""
+    words = side.split()
+    return 0 < len(words) <= _NAMES_AT_MOST and _a_method(side) and \
+        all(w[:1].isupper() or w[:1].isdigit() or is_name(w) for w in words)
+
+
+def _named_pair(q: str) -> tuple[tuple[str, str], str] | None:
+    """Two methods set against each other by name (``_NAMED_FORMS``), with the point the
+    question weighs them on, if any, after the second ("... for locomotion")."""
+    for form in _NAMED_FORMS:
+        m = form.match(q)
+        if m is None:
+            continue
+        a, b = m.group("a").strip(" ,"), m.group("b")
+        end = _LIST_END.search(b)
+        b = b[:end.start() if end else None].strip(" ,.")
+        point = (m.groupdict().get("point") or "").strip()
+        tail = _ASPECT_AFTER.match(b)
+        if not (_just_names(a) and (_just_names(b) or (tail is not None and _just_names(
+                tail.group("name"))))):
+            return None
+        return (a, f"{b} {point}" if point and tail is None else b), ""
+    return None
 
 
 # "Which of these two gives <A>, and which <B>?", "Which one learns <A>, which one freezes <B>?",
@@ -616,7 +679,8 @@ def _read(q: str) -> tuple[list[str], str] | None:
             found = _pair(m.group("rest"))
             context = _clean(_BOTH.sub("", m.group("ctx")))
     if found is None and (told := _one_other(q) or _listed(q) or _versus(q)
-                                  or _which_which(q) or _named_between(q)) is not None:
+                                  or _which_which(q) or _named_between(q)
+                                  or _named_pair(q)) is not None:
         found, before = told
         context = (" ".join(_ASKED.sub(" ", _clean(before)).split())
                    if len(before.split()) <= _CONTEXT_WORDS else "")

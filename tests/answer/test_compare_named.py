@@ -90,3 +90,27 @@ def test_several_sides_no_paper_introduces_are_each_named_once(without_two, embe
     assert result.text.startswith("(No paper in this collection introduces BARX and ZORP: those "
                                   "sides are the closest papers found"), result.text
     assert not result.confident
+
+
+def test_a_near_miss_says_which_named_side_no_paper_introduces(without_own, embedder):
+    """"How does FOO differ from QUUX?" with QUUX nowhere: the note says no paper introduces
+    QUUX, and the head does not call that side's closest paper its "closest match" (it named
+    an unrelated paper so for "How does sample efficiency differ between PPO and TRPO?")."""
+    result = answer("How does FOO differ from QUUX?", retriever=without_own,
+                    answerer=ExtractiveAnswerer(embedder=embedder))
+    assert result.outcome == "near_miss", result.text
+    assert result.text.startswith("(No paper in this collection introduces QUUX: that side is "
+                                  "the closest paper found, not its own.)"), result.text
+    assert "closest match to the second side" not in result.text, result.text
+    assert result.to_dict()["answerability"]["sides"][1] == "not_found"
+    assert not result.confident
+
+
+@pytest.mark.parametrize("form", ["How does sample efficiency differ between {a} and {b}?",
+                                  "What differs between {a} and {b}?"])
+def test_two_methods_compared_on_a_point_are_the_sides(without_own, embedder, form):
+    result = answer(form.format(a="FOO", b="BARX"), retriever=without_own,
+                    answerer=ExtractiveAnswerer(embedder=embedder))
+    assert [c.paper.paper_id for c in result.citations][:2] == ["p-foo", "p-uses"], result.text
+    assert result.text.startswith("(No paper in this collection introduces BARX"), result.text
+    assert not result.confident

@@ -489,3 +489,40 @@ def test_two_methods_named_after_differ_between_are_the_sides(form):
 ])
 def test_one_papers_results_on_two_settings_are_no_comparison(q):
     assert sides(q) is None, (q, sides(q))
+
+
+NAMED_FORMS = [
+    "Is {a} better than {b}?",
+    "Is {a} more sample efficient than {b} on continuous control?",
+    "Which works better, {a} or {b}?",
+    "Which is better for continuous control, {a} or {b}?",
+    "Should I use {a} or {b}?",
+    "{a} or {b} for robot locomotion?",
+    "{a} compared to {b}?",
+    "What are the pros and cons of {a} versus {b}?",
+    "How is {a} related to {b}?",
+    "What do {a} and {b} have in common?",
+    "How are {a} and {b} similar?",
+    "{a} and {b}: how do they differ?",
+]
+
+
+@pytest.mark.parametrize("form", NAMED_FORMS)
+def test_two_methods_set_against_each_other_by_name_are_the_sides(form):
+    for a, b in NAMED_PAIRS:
+        q = form.format(a=a, b=b)
+        got = sides(q)
+        assert got == [a, b], (q, got)
+
+
+@pytest.mark.parametrize("q", [
+    "Is pretraining better than training from scratch for detection?",
+    "Is there a PPO or SAC variant for legged robots?",
+    "Dropout or batch normalization for small datasets?",
+    "Which paper is better, the first or the second?",
+    "Is it better than SAC?",
+    "Which works better for long documents, sparse attention or recurrence?",
+    "How are CNNs and ViTs similar?",
+])
+def test_things_that_are_not_two_methods_by_name_are_no_comparison(q):
+    assert sides(q) is None, (q, sides(q))
