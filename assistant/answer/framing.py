@@ -30,6 +30,7 @@ class Framing:
     less_sure_more: str  # {papers}
     listing: str  # {n}
     listing_more: str  # {n}: the list may have been cut by k
+    listing_counted: str  # {n}: as many papers as the question asked for
     listing_aspect: str  # {aspect}: after a list's head, what each paper is quoted on
     listing_unstated: str  # a listed paper whose abstract states no such thing: its closest
     listing_who: str  # "who works on X?": the head of those on more than one listed paper
@@ -84,6 +85,7 @@ ENGLISH = Framing(
     less_sure_more=("\n\nPossibly related too (not as sure): {papers}. More may be: --k N, or "
                     "ctrl+k in the chat, searches further."),
     listing="{n} papers in the collection bear on this, best first:",
+    listing_counted="The {n} papers that bear most on this, best first:",
     listing_more=("{n} papers in the collection bear on this, best first (more may: --k N, or "
                   "ctrl+k in the chat, searches further):"),
     listing_aspect="\nEach is quoted on {aspect}, where its abstract states it.",
@@ -156,6 +158,7 @@ CHINESE = Framing(
     less_sure_more=("\n\n把握较小、但可能也相关的：{papers}。可能还有更多：--k N，或在对话中按 "
                     "ctrl+k 扩大搜索。"),
     listing="本文集中有 {n} 篇论文与此相关，按相关程度排列：",
+    listing_counted="与此最相关的 {n} 篇论文，按相关程度排列：",
     listing_more="本文集中有 {n} 篇论文与此相关，按相关程度排列（可能还有更多：--k N，或在对话中按 "
                  "ctrl+k 扩大搜索）：",
     listing_aspect="\n每篇引用其摘要中说明{aspect}的句子（如有）。",

@@ -56,6 +56,7 @@ from assistant.query import (
     similar_ask,
     trend_ask,
 )
+from assistant.query.counted import as_asked, without_count
 from assistant.query.followup import LEANS, probability
 from assistant.query.form import Form, asking, parse
 from assistant.query.rewrite import answered_paper, needs_llm, numbered_paper, previous_paper
@@ -153,6 +154,11 @@ def searched(question: str, search_query: str, *, retriever: Retriever, k: int =
     applied = query_filters.read(explicit, filters)
     asked_form = replace(form, query=query_filters.stripped(form.query, applied),
                          terms=form.terms and query_filters.stripped(form.terms, applied))
+    if form.count:  # "the top 5 papers on X": the number is no topic word
+        asked_form = replace(asked_form, query=without_count(asked_form.query),
+                             terms=asked_form.terms and without_count(asked_form.terms))
+    if form.listing and not form.cjk and not form.sides:  # "Give me papers on X"
+        asked_form = replace(asked_form, query=as_asked(asked_form.query))
     if filters is not None and applied.get("author") and not form.sides \
             and not set(answerability.query_terms(query_filters.leftover(question, applied))) \
             - _ONLY_THEIRS:

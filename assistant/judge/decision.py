@@ -208,6 +208,8 @@ def decide(form: Form, papers: Sequence[RetrievedPaper], *, index: Any,
     # robust to outliers?" over the 19 bundled papers named an audio codec's quantizer, at an
     # estimate of 0.55, as "the most relevant paper")
     rel = _agreeing(rel, decision.outcome, papers, scores)
+    if form.count and form.listing and not sides:  # "Give me three papers on X"
+        rel = rel.at_most(form.count)
     listed = form.listing and len(rel.relevant_ids) > 1
     # a comparison side whose paper is not the one its own estimate puts first (that one leads
     # the other side, or retrieval ranked another first) is no sure side: "Compare Revisiting

@@ -83,6 +83,13 @@ class Relevance:
                        evidence={**self.evidence, **evidence})
 
 
+    def at_most(self, n: int) -> Relevance:
+        """A list of at most ``n`` papers, as asked ("Give me three papers on X"): its best
+        ``n``, then as many less sure ones as leave room."""
+        keep = self.relevant_ids[:n]
+        return replace(self, relevant_ids=keep, close_ids=[c for c in self.close_ids if c in keep],
+                       maybe_ids=self.maybe_ids[:max(0, n - len(keep))])
+
     def only(self, paper_id: str) -> Relevance:
         """Cite this paper alone (a question the English evidence cannot weigh, such as a
         Chinese one searched by the multilingual side: its best paper, nothing "also related")."""

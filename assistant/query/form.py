@@ -19,6 +19,7 @@ from assistant.query import numbered
 from assistant.query.aspects import CHALLENGES, Aspect, asked
 from assistant.query.compare import MAX_SIDES, of_its_own, read_comparison, sides_zh
 from assistant.query.conjunction import on_both
+from assistant.query.counted import asks_counted, papers_counted
 from assistant.query.followup import is_follow_up
 from assistant.sources.titles import names_written
 from assistant.textutil import (
@@ -99,6 +100,9 @@ class Form:
     # how many papers of a recent answer the question sifts ("which of them use domain
     # randomization?", query/numbered.py ``among``): searched among those alone, and judged
     sifts: int = 0
+    # how many papers a list asks for by number ("Give me three papers on X", "the top 5 papers
+    # about Y", "三篇论文"): the list shows at most that many (judge/decision.py); 0: none said
+    count: int = 0
     # the two things a list asks its papers to be about at once ("both differential privacy
     # and bandits", query/conjunction.py): each listed paper is about each (judge/decision.py)
     both: tuple[str, str] | None = None
@@ -231,10 +235,14 @@ def parse(question: str, history: Sequence[Turn] = ()) -> Form:
     own = of_its_own((list(pair), "") if pair else None) if cjk else of_its_own(compared)
     follow_up = bool(history) and not nothing and not topic and is_follow_up(
         question, history[-1][0]) and not own
-    listing, both = topic or is_list_question(question), on_both(question)
+    count = 0 if pair or compared else papers_counted(question)
+    # "What are the top 5 papers about bandits?" asks for a list however it is worded
+    listing = topic or is_list_question(question) or (count > 0 and asks_counted(question))
+    both = on_both(question)
     return Form(question=question, asks_nothing=nothing, follow_up=follow_up,
-                cjk=cjk, listing=listing and not pair,
-                aspect=asked(question), survey=topic or asks_for_papers(question),
+                cjk=cjk, listing=listing and not pair, count=count if listing else 0,
+                aspect=asked(question),
+                survey=topic or asks_for_papers(question) or bool(count and listing),
                 topic=topic, both=both if listing else None,
                 asked_sides=tuple(pair) if pair else None,
                 reading=(tuple(compared[0]), compared[1]) if compared else ((), ""))

@@ -10,6 +10,7 @@ import pytest
 from assistant.answer.factory import build_answerer
 from assistant.answer.pipeline import answer
 from assistant.query import form as form_module
+from assistant.query.counted import as_asked, without_count
 from assistant.query.form import of, parse
 from assistant.search.retrieval import Retriever
 from assistant.settings import load_settings
@@ -225,3 +226,55 @@ def test_a_plural_inside_a_one_paper_question_asks_for_no_list():
         for said in (f"Which of these two handles {topic} better?",
                      f"Compare the two papers on {topic}."):
             assert of(said).listing, said
+
+
+@pytest.mark.parametrize(("question", "n"), [
+    ("Give me three papers on online learning with delays", 3),
+    ("What are the top 5 papers about bandits?", 5),
+    ("List 3 recent papers on GANs", 3),
+    ("Recommend a couple of papers on meta-learning", 2),
+    ("Name two key works on federated learning", 2),
+    ("What are the best 3 papers on graph neural networks?", 3),
+    ("Show me 50 papers on bandits", 20),
+    ("推荐三篇关于强化学习的论文", 3),
+    ("给我 5 篇关于联邦学习的论文", 5),
+])
+def test_a_list_asked_for_by_number_counts_them(question, n):
+    form = parse(question)
+    assert form.listing and form.count == n, (question, form.listing, form.count)
+
+
+@pytest.mark.parametrize("question", [
+    "How do the two papers differ?", "What did these three works find?",
+    "这两篇论文有什么区别？", "Which of the first two papers uses labels?",
+    "I read 2 papers on bandits; which others are there?",
+    "Which paper has three authors from MIT?", "Which papers study bandits?",
+    "Is there a paper that trains three networks jointly?",
+])
+def test_papers_named_before_or_a_number_in_passing_count_nothing(question):
+    assert parse(question).count == 0, question
+
+
+@pytest.mark.parametrize(("query", "want"), [
+    ("Give me three papers on online learning with delays",
+     "Which papers are about online learning with delays?"),
+    ("Find papers about differential privacy in bandits",
+     "Which papers are about differential privacy in bandits?"),
+    ("Recommend some recent works on offline RL, please", "Which papers are about offline RL?"),
+    ("Could you show me studies that address label noise?",
+     "Which papers are about label noise?"),
+    ("What are the top 5 papers about bandits?", "Which papers are about bandits?"),
+    ("What are some papers on GANs?", "Which papers are about GANs?"),
+    ("I'm looking for work on whether FGF-2 protects crypts",
+     "I'm looking for work on whether FGF-2 protects crypts"),
+    ("Find the paper that introduced Adam", "Find the paper that introduced Adam"),
+])
+def test_a_list_asked_as_a_request_is_searched_as_the_question(query, want):
+    assert as_asked(query) == want
+
+
+def test_the_number_asked_for_is_not_searched():
+    assert without_count("What are the top 5 papers about bandits?") == \
+        "What are the papers about bandits?"
+    assert without_count("Give me three papers on top-k selection") == \
+        "Give me papers on top-k selection"

@@ -1,0 +1,89 @@
+"""A list asked for by number or as a request.
+
+"Give me three papers on X", "the top 5 papers about Y", "推荐三篇论文": the list shows at most
+that many papers (``papers_counted``; judge/decision.py cuts it), and the number is no word to
+search (``without_count``: "top" found papers on top-k selection). "Give me papers on X",
+"Find studies about X", "What are some papers on X?": searched and judged as the question
+"Which papers are about X?" (``as_asked``), the way the verifier was trained to read.
+"""
+
+from __future__ import annotations
+
+import re
+
+from assistant.textutil import has_cjk
+
+_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+                 "nine": 9, "ten": 10, "twelve": 12, "fifteen": 15, "twenty": 20,
+                 "a couple of": 2, "a pair of": 2}
+_ZH_NUMBERS = {"两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9,
+               "十": 10}
+_NUMBER = rf"(?:\d{{1,2}}|{'|'.join(_NUMBER_WORDS)})"
+_PAPERS = r"(?:papers|works|studies|articles|references|publications|readings)\b"
+_COUNTED = re.compile(rf"(?:^|(?<=\s))(?:the\s+)?(?:top\s+|best\s+)?(?P<n>{_NUMBER})\s+"
+                      rf"(?:[\w-]+\s+){{0,2}}?{_PAPERS}", re.IGNORECASE)
+_COUNTED_ZH = re.compile(rf"(?P<n>\d{{1,2}}|[{''.join(_ZH_NUMBERS)}])\s*篇")
+# "the two papers", "these three works", "both", "the first two": papers named before, not
+# a number asked for
+_NAMED_BEFORE = re.compile(r"(?:\b(?:the|these|those|both|my|our|their|its|first|last|of)|"
+                           r"这|那|前|后)\s*$", re.IGNORECASE)
+# a number of papers asked for, not said in passing ("I read 2 papers on X")
+_ASKS_COUNTED = re.compile(rf"^(?:please\s+|can you\s+|could you\s+)?(?:give|list|recommend|"
+                           rf"suggest|name|show|find|point me to|what are|which are|tell me)\b|"
+                           rf"\b(?:top|best)\s+{_NUMBER}|推荐|列出|给我|找", re.IGNORECASE)
+MOST_COUNTED = 20  # a list weighs this many papers at most (decision.VERIFY_OVER)
+
+
+_COUNT_SAID = re.compile(rf"(?<![\w-])(?:(?:top|best)\s+{_NUMBER}|{_NUMBER}(?=\s+(?:[\w-]+\s+)"
+                         rf"{{0,2}}?{_PAPERS}))(?![\w-])", re.IGNORECASE)
+
+
+def without_count(query: str) -> str:
+    """The query without the number of papers it asks for ("What are the top 5 papers about
+    bandits?" -> "What are the papers about bandits?"): no abstract holds it, and "top" found
+    papers on top-k selection."""
+    out = " ".join(_COUNT_SAID.sub(" ", query).split())
+    return out if any(ch.isalnum() for ch in out) else query
+
+
+# a list asked for as a request ("Give me papers on X", "Find three studies about X"): judged
+# and searched as "Which papers are about X?", as questions are asked (the verifier, trained
+# on questions, scored "Give me papers on online learning with delays" a near miss that "Which
+# papers are about online learning with delays?" answers, 0.25 against 0.85)
+_REQUEST = re.compile(
+    r"^(?:please\s+)?(?:(?:can|could|would) you\s+)?(?:give me|show me|find(?: me)?|list|"
+    r"recommend|suggest|point me to|get me|name|what are|which are)\s+(?:some\s+|a few\s+|"
+    r"several\s+|any\s+|more\s+|the\s+)?(?:(?:good|recent|key|relevant|important|related|representative)\s+)?"
+    r"(?:papers|works|studies|articles|publications|literature|research)\s+(?:on|about|"
+    r"regarding|concerning|related to|dealing with|that (?:study|address|discuss|tackle|"
+    r"propose|use))\s+(?P<topic>.+?)[\s.?!]*$", re.IGNORECASE)
+
+
+def as_asked(query: str) -> str:
+    """A list asked for as a request, as a question ("Give me papers on X, please" -> "Which
+    papers are about X?"); any other query as it is."""
+    m = _REQUEST.match(without_count(query))
+    topic = m.group("topic").removesuffix(", please").strip(" ,") if m else ""
+    return f"Which papers are about {topic}?" if topic else query
+
+
+def papers_counted(question: str) -> int:
+    """How many papers a list question asks for by number (2 to ``MOST_COUNTED``): "Give me
+    three papers on X", "the top 5 papers about Y", "a couple of papers", "推荐三篇论文"; 0 when
+    it says none, or counts papers named before ("the two papers", "这两篇")."""
+    for pattern in (_COUNTED_ZH, _COUNTED) if has_cjk(question) else (_COUNTED,):
+        for m in pattern.finditer(question):
+            said = m.group("n").lower()
+            n = int(said) if said.isdigit() else {**_NUMBER_WORDS, **_ZH_NUMBERS}.get(said, 0)
+            if m.group(0).lower().startswith("the ") and not re.search(
+                    r"\b(?:top|best)\b", m.group(0), re.IGNORECASE):
+                continue  # "the two papers": named before
+            if n >= 2 and not _NAMED_BEFORE.search(question[:m.start()]):
+                return min(n, MOST_COUNTED)
+    return 0
+
+
+def asks_counted(question: str) -> bool:
+    """Does the question ask for its number of papers (a request, "top 5"), rather than say a
+    number in passing ("I read 2 papers on X; which others are there?")?"""
+    return bool(_ASKS_COUNTED.search(question))
