@@ -104,6 +104,18 @@ _COMPARED: tuple[tuple[str, Callable[[_Scored], bool]], ...] = (
 _SHOWN = ("problem", "method", "data", "result")  # the order a reader compares them in
 
 
+def _first_kind(label: str, found: list[_Scored]) -> list[_Scored]:
+    """The sentences a side-by-side line chooses among: for the method, those that say what
+    the authors propose ("we propose ..."), else those of their own work that state no result,
+    else any of their own ("Our results show improved performance on most domains" was quoted
+    as a paper's method, its "we derive a novel algorithm" passed over)."""
+    if label != "method":
+        return found
+    proposes = [x for x in found if _METHOD_S.search(x.text)]
+    plain = [x for x in found if not _RESULT_S.search(x.text)]
+    return proposes or plain or found
+
+
 QUOTE_CHARS = 600  # one quoted sentence: an abstract's longest real ones run ~500 characters
 
 
@@ -458,8 +470,8 @@ class ExtractiveAnswerer:
                 lines.append(f"  - {say.point_asked.format(point=point)}: "
                              + (f"{_quote(on.text)} [{n}]" if on else say.point_missing))
             for label, matches in _COMPARED:
-                found = [x for x in sents if x.score > -5.0 and x.index not in used
-                         and matches(x)]
+                found = _first_kind(label, [x for x in sents if x.score > -5.0
+                                            and x.index not in used and matches(x)])
                 if found:
                     best = max(found, key=lambda x: x.score)
                     used.add(best.index)
