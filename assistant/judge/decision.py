@@ -185,14 +185,13 @@ def decide(form: Form, papers: Sequence[RetrievedPaper], *, index: Any,
         # method's own (side_leads led with one that introduces it, if any); in a near miss
         # that side is one the collection may not hold ("How does sample efficiency differ
         # between PPO and TRPO?" named Q-Prop "the closest match to the second side")
-        gone_sides = [i for i, ((_, found), names) in enumerate(
-            zip(sides, form.named_sides, strict=False)) if found and any(
-            not introduces.introduces(found[0].paper, name) for name in names)]
-        gone = [name for i in gone_sides for name in form.named_sides[i]
-                if not introduces.introduces(sides[i][1][0].paper, name)]
+        gone_of = [[name for name in names if not introduces.introduces(found[0].paper, name)]
+                   if found else [] for (_, found), names in
+                   zip(sides, form.named_sides, strict=False)]  # by side
+        gone = [name for names in gone_of for name in names]
         decision.missing = " and ".join(filter(None, [", ".join(gone[:-1]), *gone[-1:]]))
         if decision.outcome == "near_miss" and decision.sides:
-            decision.sides = tuple("not_found" if i in gone_sides else state
+            decision.sides = tuple("not_found" if i < len(gone_of) and gone_of[i] else state
                                    for i, state in enumerate(decision.sides))
     if multilingual and papers:
         rel = rel.only(papers[0].paper.paper_id)
