@@ -157,7 +157,7 @@ def searched(question: str, search_query: str, *, retriever: Retriever, k: int =
     if form.count:  # "the top 5 papers on X": the number is no topic word
         asked_form = replace(asked_form, query=without_count(asked_form.query),
                              terms=asked_form.terms and without_count(asked_form.terms))
-    if form.listing and not form.cjk and not form.sides:  # "Give me papers on X"
+    if not (form.cjk or form.sides or form.follow_up):  # "Give me papers on X"
         asked_form = replace(asked_form, query=as_asked(asked_form.query))
     if filters is not None and applied.get("author") and not form.sides \
             and not set(answerability.query_terms(query_filters.leftover(question, applied))) \

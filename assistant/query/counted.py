@@ -18,11 +18,11 @@ _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 
                  "a couple of": 2, "a pair of": 2}
 _ZH_NUMBERS = {"两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9,
                "十": 10}
-_NUMBER = rf"(?:\d{{1,2}}|{'|'.join(_NUMBER_WORDS)})"
+_NUMBER = rf"(?:\d{{1,3}}|{'|'.join(_NUMBER_WORDS)})"
 _PAPERS = r"(?:papers|works|studies|articles|references|publications|readings)\b"
 _COUNTED = re.compile(rf"(?:^|(?<=\s))(?:the\s+)?(?:top\s+|best\s+)?(?P<n>{_NUMBER})\s+"
                       rf"(?:[\w-]+\s+){{0,2}}?{_PAPERS}", re.IGNORECASE)
-_COUNTED_ZH = re.compile(rf"(?P<n>\d{{1,2}}|[{''.join(_ZH_NUMBERS)}])\s*篇")
+_COUNTED_ZH = re.compile(rf"(?P<n>\d{{1,3}}|[{''.join(_ZH_NUMBERS)}])\s*篇")
 # "the two papers", "these three works", "both", "the first two": papers named before, not
 # a number asked for
 _NAMED_BEFORE = re.compile(r"(?:\b(?:the|these|those|both|my|our|their|its|first|last|of)|"
@@ -52,19 +52,25 @@ def without_count(query: str) -> str:
 # papers are about online learning with delays?" answers, 0.25 against 0.85)
 _REQUEST = re.compile(
     r"^(?:please\s+)?(?:(?:can|could|would) you\s+)?(?:give me|show me|find(?: me)?|list|"
-    r"recommend|suggest|point me to|get me|name|what are|which are)\s+(?:some\s+|a few\s+|"
-    r"several\s+|any\s+|more\s+|the\s+)?(?:(?:good|recent|key|relevant|important|related|representative)\s+)?"
-    r"(?:papers|works|studies|articles|publications|literature|research)\s+(?:on|about|"
-    r"regarding|concerning|related to|dealing with|that (?:study|address|discuss|tackle|"
-    r"propose|use))\s+(?P<topic>.+?)[\s.?!]*$", re.IGNORECASE)
+    r"recommend|suggest|point me to|get me|name|what are|which are|what is|which is)\s+"
+    r"(?:(?P<one>a|an|one|1|a single)\s+|some\s+|a few\s+|several\s+|any\s+|more\s+|"
+    r"the\s+)?(?:(?:good|recent|key|relevant|important|related|representative)\s+)?"
+    r"(?:(?P<paper>paper|work|study|article|publication)|papers|works|studies|articles|"
+    r"publications|literature|research)\s+(?:on|about|regarding|concerning|related to|"
+    r"dealing with|that (?:study|address|discuss|tackle|propose|use))\s+"
+    r"(?P<topic>.+?)[\s.?!]*$", re.IGNORECASE)
 
 
 def as_asked(query: str) -> str:
-    """A list asked for as a request, as a question ("Give me papers on X, please" -> "Which
-    papers are about X?"); any other query as it is."""
+    """A request for papers, as a question ("Give me papers on X, please" -> "Which papers are
+    about X?"; "Give me a paper on X" -> "Which paper is about X?"); any other query as it
+    is."""
     m = _REQUEST.match(without_count(query))
     topic = m.group("topic").removesuffix(", please").strip(" ,") if m else ""
-    return f"Which papers are about {topic}?" if topic else query
+    if not topic:
+        return query
+    one = m.group("one") and m.group("paper")
+    return f"Which paper is about {topic}?" if one else f"Which papers are about {topic}?"
 
 
 def papers_counted(question: str) -> int:

@@ -64,7 +64,8 @@ def test_a_list_asked_for_by_number_shows_that_many(bandits, embedder, q, n):
 @pytest.mark.parametrize("request_form", [
     "Find papers about multi-armed bandits", "Give me papers on multi-armed bandits",
     "Show me some recent studies on multi-armed bandits, please",
-    "Could you recommend works on multi-armed bandits?"])
+    "Could you recommend works on multi-armed bandits?",
+    "Give me 100 papers on multi-armed bandits"])
 def test_a_list_asked_as_a_request_is_answered_as_the_question(bandits, embedder,
                                                                 request_form):
     asked = _ask(request_form, bandits, embedder)

@@ -236,6 +236,7 @@ def test_a_plural_inside_a_one_paper_question_asks_for_no_list():
     ("Name two key works on federated learning", 2),
     ("What are the best 3 papers on graph neural networks?", 3),
     ("Show me 50 papers on bandits", 20),
+    ("Give me 100 papers on bandits", 20),
     ("推荐三篇关于强化学习的论文", 3),
     ("给我 5 篇关于联邦学习的论文", 5),
 ])
@@ -265,6 +266,10 @@ def test_papers_named_before_or_a_number_in_passing_count_nothing(question):
      "Which papers are about label noise?"),
     ("What are the top 5 papers about bandits?", "Which papers are about bandits?"),
     ("What are some papers on GANs?", "Which papers are about GANs?"),
+    ("Give me 100 papers on bandits", "Which papers are about bandits?"),
+    ("Give me a paper on bandits", "Which paper is about bandits?"),
+    ("Find one study about label noise", "Which paper is about label noise?"),
+    ("Find a paper that proposes FixMatch", "Find a paper that proposes FixMatch"),
     ("I'm looking for work on whether FGF-2 protects crypts",
      "I'm looking for work on whether FGF-2 protects crypts"),
     ("Find the paper that introduced Adam", "Find the paper that introduced Adam"),
