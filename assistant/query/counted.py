@@ -67,7 +67,7 @@ def as_asked(query: str) -> str:
     is."""
     m = _REQUEST.match(without_count(query))
     topic = m.group("topic").removesuffix(", please").strip(" ,") if m else ""
-    if not topic:
+    if m is None or not topic:
         return query
     one = m.group("one") and m.group("paper")
     return f"Which paper is about {topic}?" if one else f"Which papers are about {topic}?"
