@@ -82,7 +82,6 @@ class Relevance:
         return replace(self, relevant=True, relevant_ids=list(paper_ids),
                        evidence={**self.evidence, **evidence})
 
-
     def at_most(self, n: int) -> Relevance:
         """A list of at most ``n`` papers, as asked ("Give me three papers on X"): its best
         ``n``, then as many less sure ones as leave room."""

@@ -18,6 +18,7 @@ _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 
                  "a couple of": 2, "a pair of": 2}
 _ZH_NUMBERS = {"两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9,
                "十": 10}
+_NUMBERS = {**_NUMBER_WORDS, **_ZH_NUMBERS}  # every number word, to its value
 _NUMBER = rf"(?:\d{{1,3}}|{'|'.join(_NUMBER_WORDS)})"
 _PAPERS = r"(?:papers|works|studies|articles|references|publications|readings)\b"
 _COUNTED = re.compile(rf"(?:^|(?<=\s))(?:the\s+)?(?:top\s+|best\s+)?(?P<n>{_NUMBER})\s+"
@@ -80,7 +81,7 @@ def papers_counted(question: str) -> int:
     for pattern in (_COUNTED_ZH, _COUNTED) if has_cjk(question) else (_COUNTED,):
         for m in pattern.finditer(question):
             said = m.group("n").lower()
-            n = int(said) if said.isdigit() else {**_NUMBER_WORDS, **_ZH_NUMBERS}.get(said, 0)
+            n = int(said) if said.isdigit() else _NUMBERS.get(said, 0)
             if m.group(0).lower().startswith("the ") and not re.search(
                     r"\b(?:top|best)\b", m.group(0), re.IGNORECASE):
                 continue  # "the two papers": named before
