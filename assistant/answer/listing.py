@@ -100,6 +100,22 @@ def _share(t: Trend, start: int, end: int) -> float:
     return sum(y.members for y in years) / total if total else 0.0
 
 
+def peak(known: Sequence[Year]) -> str:
+    """The year (or years) with the most papers on the topic, and the year of its largest
+    share when that is another ("which year had the most papers on X?"); a year of few papers
+    has no say in the share."""
+    most = max(y.members for y in known)
+    tops = [y.year for y in known if y.members == most]
+    said = " and ".join(map(str, tops)) if len(tops) <= 3 else f"{len(tops)} years"
+    line = f"The most papers on it in one year: {most} ({said})."
+    steady = [y for y in known if not y.few] or list(known)
+    widest = max(steady, key=lambda y: (y.share, y.members))
+    if widest.year not in tops:
+        line += (f" Its largest share of a year's papers: {100 * widest.share:.1f}% "
+                 f"({widest.year}, {widest.members} of {widest.total}).")
+    return line
+
+
 def trend_answer(t: Trend, *, papers: Callable[[list[str]], list[Paper]],
                  question: str = "") -> Answer:
     """``t`` as an answer: what was counted, the chart (a code block of bars), then each
@@ -156,6 +172,8 @@ def trend_answer(t: Trend, *, papers: Callable[[list[str]], list[Paper]],
             lines.append(f"\nIts share went from {100 * _share(t, a.start, a.end):.1f}% in "
                          f"{a.start}–{a.end} to {100 * _share(t, b.start, b.end):.1f}% in "
                          f"{b.start}–{b.end}.")
+        if len([y for y in known if y.members]) > 1:
+            lines.append("\n" + peak(known))
         lines += ["", "```text", *chart_lines(t), "```", ""]
         for period in t.periods:
             if not period.members:

@@ -27,6 +27,9 @@ _TIME = (r"(?:over|through|across|during)\s+(?:the\s+)?(?:years|time|decades?|pa
          r"between\s+(?:19|20)\d\d")
 _BODY = r"(?:work|research|papers?|interest|literature|attention|publications?|studies)"
 _CHANGE = r"(?:chang|evolv|develop|grow|grew|grown|shift|progress|declin|ris|fall|fell)\w*"
+# where the papers counted are: "here", "in this collection"
+_HERE = r"(?:here|in\s+(?:the|this|your|my)\s+(?:collection|list|store|corpus|data\s*set))"
+_OUT = r"(?:published|written|released|appear(?:ed)?|come\s+out|came\s+out)"
 _PATTERNS = [
     # "how has work on bandits changed (since 2011)?", "how did research into X evolve?"
     re.compile(rf"^how\s+(?:has|have|did|does|do)\s+(?:the\s+)?(?:amount\s+of\s+)?{_BODY}\s+"
@@ -44,11 +47,27 @@ _PATTERNS = [
                rf"(?:{_TIME})", re.IGNORECASE),
     # "how many papers on X are there?", "how many papers study X?", "how much work is there
     # on X in the collection?": the trend's count answers it, with its years
-    re.compile(rf"^how\s+(?:many|much)\s+{_BODY}\s+(?:(?:is|are)\s+there\s+)?(?:on|about|in|"
-               r"into|study|studying|address|addressing|cover|covering|deal\s+with|dealing\s+"
-               r"with)\s+(?P<t>.+?)(?:\s+(?:are|is)\s+there|\s+(?:does|do)\s+(?:the\s+|this\s+)?"
-               r"(?:collection|list|store|it|you)\s+(?:have|hold|contain)|\s+(?:in\s+(?:the|this)"
-               r"\s+(?:collection|list|store)|here))?\s*\??$", re.IGNORECASE),
+    # "how many of the papers here are about X?", "how many papers in this collection discuss
+    # X?"
+    re.compile(rf"^how\s+(?:many|much)\s+(?:of\s+the\s+)?{_BODY}\s+(?:{_HERE}\s+)?(?:(?:is|are)"
+               r"\s+there\s+|(?:is|are)\s+)?(?:on|about|in|into|study|studying|address|addressing|"
+               r"cover|covering|deal\s+with|dealing\s+with|discuss|discussing|mention|mentioning|"
+               r"focus\s+on|focusing\s+on|tackle|tackling|concern|concerning|work\s+on|look\s+at)"
+               rf"\s+(?P<t>.+?)(?:\s+(?:are|is)\s+there|\s+(?:does|do)\s+(?:the\s+|this\s+)?"
+               rf"(?:collection|list|store|it|you)\s+(?:have|hold|contain)|\s+{_HERE})?\s*\??$",
+               re.IGNORECASE),
+    # "which year had the most papers on X?", "in what year were most papers on X published?",
+    # "when were most papers on X written?": the chart, its peak said
+    re.compile(rf"^(?:in\s+)?(?:which|what)\s+years?\s+(?:had|has|have|saw|sees|produced|brought|"
+               rf"was|were|did)\s+(?:the\s+)?(?:most|largest\s+number\s+of|highest\s+number\s+"
+               rf"of|(?:greatest|largest|highest)\s+share\s+of)\s+{_BODY}\s+(?:on|about|in|into)"
+               rf"\s+(?P<t>.+?)(?:\s+{_OUT})?\s*\??$", re.IGNORECASE),
+    re.compile(rf"^when\s+(?:were|was|did)\s+(?:the\s+)?most\s+{_BODY}\s+(?:on|about|in|into)\s+"
+               rf"(?P<t>.+?)\s+{_OUT}\s*\??$", re.IGNORECASE),
+    # "when was X most popular?", "when were GANs at their peak?"
+    re.compile(r"^when\s+(?:was|were|did)\s+(?P<t>.+?)\s+(?:most\s+(?:popular|studied|"
+               r"researched|active|fashionable)|at\s+(?:its|their)\s+(?:peak|height|most\s+"
+               r"popular)|hottest)\s*\??$", re.IGNORECASE),
     # "how has X changed over the years?", "X over time", "when did X take off?"
     re.compile(rf"^how\s+(?:has|have|did)\s+(?P<t>.+?)\s+{_CHANGE}\s+(?:{_TIME})",
                re.IGNORECASE),

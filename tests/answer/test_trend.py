@@ -97,6 +97,25 @@ def check(store: PaperStore, topic: str, start: int | None = None, end: int | No
     assert answer.outcome == ("listed" if want else "near_miss")
     assert all(len(line) <= 80 for line in chart_lines(t))
     assert len(chart_lines(t)) == len(t.years)
+    # the peak: the year(s) with the most members, counted from the store's list; the largest
+    # share of a year's papers (years of few papers aside) said when it is another year
+    peaks = [line for line in answer.text.splitlines() if line.startswith("The most papers")]
+    if len(by_year) > 1:
+        most = max(by_year.values())
+        tops = sorted(y for y, n in by_year.items() if n == most)
+        assert len(peaks) == 1 and peaks[0].startswith(
+            f"The most papers on it in one year: {most} ("), peaks[0]
+        if len(tops) <= 3:
+            assert f"({' and '.join(map(str, tops))})." in peaks[0]
+        steady = {y: n / years[y] for y, n in by_year.items() if years[y] >= FEW} or \
+            {y: n / years[y] for y, n in by_year.items()}
+        widest = max(steady.values())
+        if not set(tops) & {y for y, v in steady.items() if v == widest}:
+            assert f"{100 * widest:.1f}%" in peaks[0], peaks[0]
+        else:
+            assert "largest share" not in peaks[0]
+    else:
+        assert not peaks
     return len(want)
 
 
@@ -165,6 +184,16 @@ QUESTIONS = {
         ("imitation learning", None, None),
     "how many papers about sim-to-real transfer does the collection have": (
         "sim-to-real transfer", None, None),
+    "How many papers here are about GANs?": ("GANs", None, None),
+    "How many papers are about federated learning?": ("federated learning", None, None),
+    "How many of the papers in this collection discuss meta-learning?": (
+        "meta-learning", None, None),
+    "How many papers mention dropout since 2015?": ("dropout", 2015, None),
+    "Which year had the most papers on meta-learning?": ("meta-learning", None, None),
+    "In what year were the most papers on bandits published?": ("bandits", None, None),
+    "When were most papers about Gaussian processes written?": ("Gaussian processes", None,
+                                                                None),
+    "When was imitation learning most popular?": ("imitation learning", None, None),
 }
 ORDERED = {
     "What is the most recent paper on diffusion policies?": ("diffusion policies", "newest"),
@@ -186,7 +215,9 @@ NOT_TRENDS = [
     "model, improving a d^2 bound from 2023?",
     "How many papers on diffusion models use the ImageNet benchmark?",
     "How many papers does the collection hold?", "How many parameters does the model have?",
-    "How many papers on this are there?",
+    "How many papers on this are there?", "Which year had the most papers?",
+    "When was the paper on bandits published?", "How many papers are about it?",
+    "How many papers discuss the limitations of this method?",
 ]
 
 
