@@ -59,6 +59,7 @@ from assistant.query import (
 from assistant.query.counted import as_asked, without_count
 from assistant.query.followup import LEANS, probability
 from assistant.query.form import Form, asking, parse
+from assistant.query.imperative import as_question
 from assistant.query.rewrite import answered_paper, needs_llm, numbered_paper, previous_paper
 from assistant.search import query_filters
 from assistant.search.compared import lead_with_sides
@@ -102,6 +103,9 @@ class Searched:
     dropped: dict[str, Any] = field(default_factory=dict)  # ... and dropped: nothing passed
     # the user's own words with their misspelt ones respelt, and what was changed
     respelt: tuple[str, dict[str, str]] = ("", {})
+    # what was searched and judged: the query without the filters, the count, the request or
+    # the instruction read from it ("Summarize the DyPE paper" -> "Which paper is about DyPE?")
+    judged: str = ""
 
 
 def asked(question: str) -> str:
@@ -157,8 +161,9 @@ def searched(question: str, search_query: str, *, retriever: Retriever, k: int =
     if form.count:  # "the top 5 papers on X": the number is no topic word
         asked_form = replace(asked_form, query=without_count(asked_form.query),
                              terms=asked_form.terms and without_count(asked_form.terms))
-    if not (form.cjk or form.sides or form.follow_up):  # "Give me papers on X"
-        asked_form = replace(asked_form, query=as_asked(asked_form.query))
+    if not (form.cjk or form.sides or form.follow_up):  # "Give me papers on X", "Summarize
+        # the neural ODE paper": judged as the question it asks
+        asked_form = replace(asked_form, query=as_asked(as_question(asked_form.query)))
     if filters is not None and applied.get("author") and not form.sides \
             and not set(answerability.query_terms(query_filters.leftover(question, applied))) \
             - _ONLY_THEIRS:
@@ -186,8 +191,9 @@ def searched(question: str, search_query: str, *, retriever: Retriever, k: int =
         wider = _search_and_decide(form, retriever=retriever, k=k, filters=explicit)
         if wider.verdict.outcome == "answered":
             wider.dropped, wider.form, wider.respelt = applied, form, respelt
+            wider.judged = form.query
             return wider
-    found.applied, found.respelt = applied, respelt
+    found.applied, found.respelt, found.judged = applied, respelt, asked_form.query
     found.form = replace(form, listing=asked_form.listing, by_author=asked_form.by_author)
     return found
 
@@ -329,7 +335,8 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     yield Retrieved(retrieval)
     timings = dict(retrieval.timings)
     rel, decision = verdict.relevance, verdict.decision
-    extra: dict[str, Any] = {"search_query": form.query, "outcome": verdict.outcome,
+    extra: dict[str, Any] = {"search_query": found.judged or form.query,
+             "outcome": verdict.outcome,
              "confident": verdict.confident,
              "answerability": decision.to_dict(),
              "filters": {k: v for k, v in asdict(filters).items() if v} if filters else {},

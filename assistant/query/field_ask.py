@@ -97,10 +97,12 @@ _PATTERNS: list[tuple[Aspect | None, re.Pattern[str]]] = [
     # I read first to understand conformal prediction?", "a good introduction to causal
     # discovery": the topic's papers, best first
     (None, re.compile(
-        r"^(?:i'?m|i\s+am)\s+(?:new|a\s+newcomer)\s+to\s+(?P<t>[^.,;!?]+?)\s*[.,;!]\s*(?:where|"
-        r"what|which|how|any|can|could)\b.*$", re.IGNORECASE)),
+        r"^(?:i'?m|i\s+am)\s+(?:(?:new|a\s+newcomer)\s+to|(?:just\s+)?(?:starting|getting\s+"
+        r"started)\s+(?:on|with|in|out\s+(?:on|with|in))|(?:just\s+)?getting\s+into|diving\s+"
+        r"into|beginning\s+(?:to\s+learn\s+about|with|in))\s+(?P<t>[^.,;!?]+?)\s*[.,;!]\s*"
+        r"(?:where|what|which|how|any|can|could)\b.*$", re.IGNORECASE)),
     (None, re.compile(
-        r"^(?:which|what)\s+(?:papers?|work|works)\s+(?:should|would|could|do\s+you\s+suggest|"
+        r"^(?:which|what)\s+(?:papers?|work|works)?\s*(?:should|would|could|do\s+you\s+suggest|"
         r"would\s+you\s+recommend)\s*(?:i|one|a\s+beginner|a\s+newcomer)?\s+read\s+(?:first\s+)?"
         r"(?:to\s+(?:understand|learn(?:\s+about)?|get\s+into|get\s+started\s+(?:with|in|on))|on|"
         r"about|for|in)\s+(?P<t>.+)$", re.IGNORECASE)),
@@ -143,6 +145,11 @@ _BACK = re.compile(r"^(?:its|their|this|that|these|those|the\s+(?:paper|method|m
                    re.IGNORECASE)
 
 
+# what one starts on that is no field ("I'm starting on a project. What should I read?")
+_NO_FIELD = frozenset(("project", "new project", "thesis", "phd", "dissertation", "job", "course",
+                       "class", "paper", "new paper", "research", "review", "survey"))
+
+
 def read(question: str) -> FieldAsk | None:
     """The topic of a question about a field's papers, and what it asks of each, else None."""
     q = " ".join(question.split()).strip().rstrip("?.! ")
@@ -156,6 +163,6 @@ def read(question: str) -> FieldAsk | None:
         if not m or _BACK.match(m.group("t")):
             continue
         topic = topic_of(m.group("t") + (m.groupdict().get("r") or ""))
-        if a_topic(topic):
+        if a_topic(topic) and topic.lower() not in _NO_FIELD:
             return FieldAsk(topic, aspect)
     return None

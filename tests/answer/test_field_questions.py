@@ -71,6 +71,9 @@ ASKED = {
                  "Summarize the work on federated learning",
                  "Summarize the federated learning papers",
                  "I'm new to federated learning. Where should I start?",
+                 "I'm starting on federated learning, what should I read first?",
+                 "I'm getting into federated learning; which papers should I read?",
+                 "What should I read to get started with federated learning?",
                  "Which paper should I read first to understand federated learning?",
                  "What is the state of the art in federated learning?"],
 }
@@ -149,7 +152,9 @@ def test_a_question_about_one_paper_is_no_field_question():
                      "Summarize these papers", "Summarize the above papers",
                      "Summarize the IPMark paper", "Where should I start?",
                      "I'm new to this. Where should I start?", "Is there an introduction to it?",
-                     "Which paper should I read first?"]:
+                     "Which paper should I read first?",
+                     "I'm starting on a project. What should I read?",
+                     "What should I do next?", "What would you recommend?"]:
         assert field_ask.read(question) is None, question
 
 
