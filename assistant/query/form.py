@@ -35,13 +35,27 @@ from assistant.textutil import (
 
 Turn = tuple[str, str]  # (question, answer)
 
+# what kind of thing a name is ("the Adam optimizer", "the Gumbel-softmax trick")
+_KIND = (r"(?:optimi[sz]er|algorithm|method|model|architecture|framework|network|loss|dataset|"
+         r"benchmark|technique|approach|trick|estimator|relaxation|distribution|objective|"
+         r"regulari[sz]er|layer|operator|procedure|attack|defen[sc]e|metric|kernel|prior|"
+         r"sampler|module|mechanism|encoder|decoder|embedding|initiali[sz]ation|"
+         r"normali[sz]ation|activation|bound|library|toolkit|system)")
 _ASKS = re.compile(
     r"\b(?:introduc|propos|invent|develop|first describ|came up with)\w*\s+"
     r"(?:the\s+|a\s+|an\s+)?(?P<name>(?:[A-Z][\w\-–]*|[a-z]+[A-Z][\w\-–]*)"
     r"(?:[\s\-](?:[A-Z][\w\-–]*|\d[\w\-–]*))*)"
     # the question is about the name itself: nothing follows it but what kind of thing it is
-    r"(?:\s+(?:optimi[sz]er|algorithm|method|model|architecture|framework|network|loss|"
-    r"dataset|benchmark|technique|approach))?\s*[?.!]*\s*$")
+    rf"(?:\s+{_KIND})?\s*[?.!]*\s*$")
+# "Who wrote the paper on the Gumbel-softmax trick?", "Which paper is about BinGAN?": the paper
+# of a name, one no field is called: a digit (Q2D2), capitals inside (BinGAN, IPMark), a
+# proper name joined to a word (Gumbel-softmax); not "Adam", "Bayesian", an acronym (RLHF,
+# MCTS, GANs: fields many papers are on) nor "Meta-Learning"
+_PAPER_OF = re.compile(
+    r"\b(?:the\s+|a\s+)?(?:paper|work|article)\s+(?:is\s+)?(?:on|about|behind|that\s+"
+    r"(?:introduced|proposed))\s+(?:the\s+|a\s+|an\s+)?(?P<name>(?![A-Z]+s?\b)"
+    r"(?=\S*\d|\S*[a-z][A-Z]|[A-Z]{2,}[a-z]|[A-Z][a-z]+-[a-z])(?:[A-Z][\w\-–]*|[a-z]+[A-Z][\w\-–]*))"
+    rf"(?:\s+{_KIND})?\s*[?.!]*\s*$")
 _GENERIC = frozenset(["paper", "papers", "method", "methods", "model", "models", "approach",
                       "framework", "we", "i", "a", "the"])
 
@@ -51,7 +65,7 @@ def asked_names(question: str) -> list[str]:
     for a question that goes on to describe the work: "proposed an RNN-CNN model for ..." asks
     for a paper, not for the inventor of a name)."""
     out = []
-    for m in _ASKS.finditer(question):
+    for m in [*_ASKS.finditer(question), *_PAPER_OF.finditer(question)]:
         name = m.group("name").strip(" -–?.!,;:")
         if name and name.lower() not in _GENERIC:
             out.append(name)

@@ -107,16 +107,26 @@ def test_which_paper_introduces_a_method(half_store):
     store, kept, removed = half_store
     retriever = Retriever(store=store)
     offline = build_answerer(load_settings(backend="extractive"), embedder=store.embedder)
+    # "the paper on NAME" asks for NAME's own paper too, when NAME is no field's word
+    forms = ["Which paper introduces {n}?", "Who wrote the paper on the {n} method?",
+             "Which paper is about {n}?"]
     for name, paper in kept:
-        found = answer(f"Which paper introduces {name}?", retriever=retriever, answerer=offline)
-        assert found.outcome == "answered", name
-        assert found.citations[0].paper.paper_id == paper.paper_id, name
+        for form in forms:
+            found = answer(form.format(n=name), retriever=retriever, answerer=offline)
+            assert found.outcome == "answered", (form, name)
+            assert found.citations[0].paper.paper_id == paper.paper_id, (form, name)
+    tried = 0
     for name, paper in removed:  # not in the collection: never answered, never cited
-        gone = answer(f"Which paper introduces {name}?", retriever=retriever, answerer=offline)
-        assert gone.outcome != "answered", name
-        assert paper.paper_id not in {rp.paper.paper_id for rp in gone.papers}
-        if gone.outcome == "near_miss":
-            assert gone.text.startswith(f"No paper in this collection introduces {name}"), name
+        for form in forms:
+            if not asked_names(form.format(n=name)):
+                continue
+            tried += 1
+            gone = answer(form.format(n=name), retriever=retriever, answerer=offline)
+            assert gone.outcome != "answered", (form, name)
+            assert paper.paper_id not in {rp.paper.paper_id for rp in gone.papers}
+            if gone.outcome == "near_miss":
+                assert gone.text.startswith(f"No paper in this collection introduces {name}"), name
+    assert tried >= 2 * len(removed)
 
 
 def test_every_score_shown_is_the_decisions_estimate_on_one_scale(bundled_store, capsys):

@@ -83,6 +83,11 @@ def test_the_form_reads_what_the_question_says():
     assert f.sides == ("MaskAQ", "VGS") and not f.listing
     assert of("Which papers study watermarking?").listing
     assert of("Which paper introduces Adam?").introduces == ("Adam",)
+    assert of("Who wrote the paper on the Gumbel-softmax trick?").introduces == (
+        "Gumbel-softmax",)
+    assert of("Which paper is about BinGAN?").introduces == ("BinGAN",)
+    for field in ("Adam", "Bayesian optimization", "RLHF", "GANs", "Meta-Learning", "MCTS"):
+        assert of(f"Which paper is about {field}?").introduces == (), field  # a field's word
     assert of("What datasets did they use?").aspect is not None
     assert of("the").contentless and of("哪篇论文研究水印？").cjk
     assert parse("How robust is it?", [("Which paper studies watermarks?", "...")]).follow_up
