@@ -19,7 +19,11 @@ from assistant.textutil import clean_markup, split_sentences
 if TYPE_CHECKING:
     from assistant.search.retrieval import RetrievedPaper
 
-_OWNS = re.compile(r"\b(?:we|this (?:paper|work))\s+(?:\w+\s+){0,3}?(?:propose|introduce|present|"
+# "we propose X", "X, which we call ...": not "we leverage the recently developed X" (someone
+# else's, described)
+_OWNS = re.compile(r"\b(?:we|this (?:paper|work))\s+(?:(?!(?:recently|previously|originally|"
+                   r"widely|commonly|newly|already|popularly|successfully|well)\b)\w+\s+){0,3}?"
+                   r"(?:propose|introduce|present|"
                    r"develop|design|call|name|dub|term)\w*\b|\b(?:named|called|dubbed|termed)\b",
                    re.IGNORECASE)
 
@@ -49,10 +53,12 @@ def missing(names: Sequence[str], papers: Sequence[Paper]) -> str:
 
 def introducer(names: Sequence[str], papers: Sequence[Paper]) -> Paper | None:
     """The first of ``papers`` that introduces every method the question asks about (``names``:
-    ``Form.introduces``; None when it asks about none, or no paper introduces them all)."""
+    ``Form.introduces``; None when it asks about none, or no paper introduces them all): one
+    whose title holds them first, as a title names what its paper is about."""
     if not names:
         return None
-    return next((p for p in papers if all(introduces(p, n) for n in names)), None)
+    titled_so = [p for p in papers if all(_has(n, p.title) for n in names)]
+    return next((p for p in [*titled_so, *papers] if all(introduces(p, n) for n in names)), None)
 
 
 def titled(side: str, paper: Paper) -> bool:

@@ -22,6 +22,7 @@ from assistant.cli.main import main
 from assistant.evaluation.suite import load_suite
 from assistant.index.store import PaperStore
 from assistant.judge import introduces
+from assistant.paper import Paper
 from assistant.query.form import asked_names
 from assistant.search.retrieval import Retriever
 from assistant.settings import load_settings
@@ -101,6 +102,25 @@ def test_the_introduces_rule_on_real_abstracts():
         others = [p for p in papers if p.paper_id != paper.paper_id]
         assert introduces.missing(asked_names(q), others) == name
     assert asked_names("Which papers are about reinforcement learning?") == []
+
+
+def test_a_method_used_is_not_introduced_and_its_titled_paper_comes_first():
+    """Every bundled method name: a paper that leverages the "recently developed" method does
+    not introduce it; its own paper, listed after such a user, is still the introducer."""
+    for name, paper in _named_papers():
+        users = [Paper(f"user-{i}", f"A study of gates {i}",
+                       f"We study gates. {lead} the {adverb} {verb} {name} method, and make the "
+                       "model trainable.", ["A. Author"], "ICLR", 2018)
+                 for i, (lead, adverb, verb) in enumerate([
+                     ("We leverage", "recently", "developed"),
+                     ("In this work, we generalize", "recently", "proposed"),
+                     ("We extend", "previously", "introduced")])]
+        for user in users:
+            assert not introduces.introduces(user, name), (name, user.abstract)
+        assert introduces.introducer([name], [*users, paper]) == paper, name
+        own = Paper("own", "Gates", f"We propose {name}, a method for gates.", ["B"], "ICLR",
+                    2018)
+        assert introduces.introduces(own, name)  # the rule still reads a paper's own method
 
 
 def test_which_paper_introduces_a_method(half_store):
