@@ -42,6 +42,9 @@ _DATASETS = (r"(?:(?:evaluation\s+|standard\s+|common\s+|popular\s+|typical\s+|m
 _OFTEN = (r"(?:(?:most\s+)?(?:commonly|typically|usually|often|frequently|widely|generally|"
           r"normally|mostly|standardly)\s+)?")
 _WORK = r"(?:work|research|papers|literature|studies|approaches|methods|efforts)"
+# what a field's papers found: "Summarize the main results on private PAC learning"
+_FOUND = (r"(?:(?:main|key|major|known|existing|current|recent|important|central)\s+)?(?:results|"
+          r"findings|contributions|advances|developments|progress|ideas)")
 _ASKS = r"^(?:(?:please|can\s+you|could\s+you|i\s+(?:want|need|would\s+like)\s+(?:you\s+)?to)\s+)?"
 _PATTERNS: list[tuple[Aspect | None, re.Pattern[str]]] = [
     # "What are the open problems in X?", "What are some key challenges of X?"
@@ -79,9 +82,13 @@ _PATTERNS: list[tuple[Aspect | None, re.Pattern[str]]] = [
     # "Summarize the work on X", "Give me an overview of X", "What is the state of the art in
     # X?", "What has been done on X?"
     (None, re.compile(
-        rf"{_ASKS}(?:summari[sz]e|review|survey|overview|outline)\s+(?:the\s+)?(?:existing\s+|"
-        rf"current\s+|main\s+|prior\s+|previous\s+)?{_WORK}\s+(?:on|in|about|for|into|"
-        rf"regarding)\s+(?P<t>.+)$", re.IGNORECASE)),
+        rf"{_ASKS}(?:summari[sz]e|review|survey|overview|outline)\s+(?:the\s+)?(?:(?:existing\s+|"
+        rf"current\s+|main\s+|prior\s+|previous\s+)?{_WORK}|{_FOUND})\s+(?:on|in|about|for|"
+        rf"into|regarding)\s+(?P<t>.+)$", re.IGNORECASE)),
+    # "What are the main results on X?", "What is known about X?"
+    (None, re.compile(
+        rf"^(?:what|which)\s+(?:are|were)\s+(?:the\s+|some\s+(?:of\s+the\s+)?)?{_FOUND}\s+(?:on|in|"
+        rf"about|for|regarding|within)\s+(?P<t>.+)$", re.IGNORECASE)),
     # "Summarize the bandit papers from COLT 2023", "Review the federated learning literature"
     (None, re.compile(
         rf"{_ASKS}(?:summari[sz]e|review|survey|outline|go\s+over|walk\s+me\s+through)\s+"

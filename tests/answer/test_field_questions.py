@@ -74,6 +74,8 @@ ASKED = {
                  "I'm starting on federated learning, what should I read first?",
                  "I'm getting into federated learning; which papers should I read?",
                  "What should I read to get started with federated learning?",
+                 "Summarize the main results on federated learning",
+                 "What are the key findings in federated learning?",
                  "Which paper should I read first to understand federated learning?",
                  "What is the state of the art in federated learning?"],
 }
@@ -154,7 +156,9 @@ def test_a_question_about_one_paper_is_no_field_question():
                      "I'm new to this. Where should I start?", "Is there an introduction to it?",
                      "Which paper should I read first?",
                      "I'm starting on a project. What should I read?",
-                     "What should I do next?", "What would you recommend?"]:
+                     "What should I do next?", "What would you recommend?",
+                     "What are the main results of IPMark?",
+                     "What are the results on this benchmark?"]:
         assert field_ask.read(question) is None, question
 
 
