@@ -51,7 +51,8 @@ _ZH_DEFINITE = re.compile(r"(该|这个|那个|这篇|那篇|这些|那些|其|�
                           r"这里|那里)")
 _SELF = re.compile(r"\b(paper|papers|work|works) (on|about|that|which|proposing)\b|"
                    r"\bwhich papers?\b|\bis there\b|\bare there\b|\bwhat is\b|\bwhat are\b|"
-                   r"\bin (this|the) collection\b", re.IGNORECASE)
+                   r"\bin (this|the) collection\b|\bhow many (papers|works|studies)\b",
+                   re.IGNORECASE)
 _ZH_SELF = re.compile(r"(关于.{2,}的(那篇|论文)|论文集|这个集合|有没有|哪篇|哪些论文|"
                       r"什么是|是什么)")
 _LATIN = re.compile(r"[A-Za-z][\w\-.']*")

@@ -358,3 +358,14 @@ def test_after_one_paper_a_follow_up_that_points_at_nothing_is_searched_with_its
     assert "Robust patrols" in heuristic(form, history)
     form = parse("What data did they use?", history)
     assert previous_paper(form, history) == "Robust patrols"
+
+
+def test_a_count_of_the_collections_papers_stands_alone_after_any_turn():
+    """ "How many papers here are about X?" after "Explain it simply" was read as leaning on it
+    (0.65) and answered as one paper, hedged: it counts the collection's papers on X."""
+    for previous in ("Explain it simply", "Which papers study certified robustness?"):
+        for question in ("How many papers here are about adversarial examples?",
+                         "How many papers are about adversarial examples?"):
+            assert not is_follow_up(question, previous), (question, previous)
+        assert is_follow_up("How many papers did they compare against?", previous)
+        assert is_follow_up("How many of them use semidefinite programming?", previous)
