@@ -311,6 +311,24 @@ def quoted(question: str) -> str:
     return re.sub(r"\[(\d+)\]", r"#\1", text)  # "does [9] need labels": no citation of its own
 
 
+# "Is there a paper on X?", "Are there any papers about X?", "Which papers are about X?":
+# what such a question is about is X, and X is what "nothing here is about ..." says
+_ABOUT = re.compile(
+    r"^(?:(?:is|are)\s+there\s+(?:any\s+|a\s+|some\s+)?|(?:which|what)\s+|any\s+)?(?:papers?|"
+    r"works?|research|studies|study|anything|something|literature)\s+(?:(?:is|are)\s+)?(?:on|"
+    r"about|regarding|concerning)\s+(?P<x>[^?]+?)\s*[?.!]*$", re.IGNORECASE)
+
+
+def quoted_topic(question: str) -> str:
+    """``quoted``, of the topic alone when the question only asks for papers on a topic ("Is
+    there a paper on quantum error correction?" -> "quantum error correction")."""
+    m = _ABOUT.match(" ".join(question.split()))
+    topic = m.group("x") if m else ""
+    named = len(topic.split()) <= 2 * TOPIC_WORDS and content_words(topic) and \
+        not re.match(r"(?:it|its|this|that|these|those|they|them|their)\b", topic, re.IGNORECASE)
+    return quoted(topic if named else question)
+
+
 CJK = re.compile(r"[\u3400-\u9fff\uac00-\ud7af\u3040-\u30ff]")
 
 

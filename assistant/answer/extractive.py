@@ -32,6 +32,7 @@ from assistant.textutil import (
     defang_refs,
     has_cjk,
     quoted,
+    quoted_topic,
     split_sentences,
     stem,
     strip_section_label,
@@ -287,7 +288,7 @@ def near_miss_text(form: Form, sources: Sequence[RetrievedPaper], *, embedder: E
     asked = quoted(form.question)
     nothing = say.nothing_both if len(sides) == 2 else say.nothing_sides
     head = (_sides_head(say, sources, sides) or nothing.format(asked=asked)) if sides \
-        else say.nothing_here.format(asked=asked)
+        else say.nothing_here.format(asked=quoted_topic(form.question))
     if form.sifts:  # "which of them use X?": none of the previous answer's papers is on X
         head = say.nothing_sifted.format(asked=asked)
     if form.both:  # "both differential privacy and bandits": no paper is about each

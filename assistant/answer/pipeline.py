@@ -64,7 +64,14 @@ from assistant.query.rewrite import answered_paper, needs_llm, numbered_paper, p
 from assistant.search import query_filters
 from assistant.search.compared import lead_with_sides
 from assistant.search.retrieval import Filters, Retrieval, RetrievedPaper, Retriever, best_first
-from assistant.textutil import asks_nothing, has_cjk, is_chinese, printable, quoted
+from assistant.textutil import (
+    asks_nothing,
+    has_cjk,
+    is_chinese,
+    printable,
+    quoted,
+    quoted_topic,
+)
 
 log = logging.getLogger(__name__)
 
@@ -533,7 +540,7 @@ def _unanswered(form: Form, retrieval: Retrieval, *, question: str, retriever: R
         say = for_form(form)
         text = (say.nothing_asked.format(asked=quoted(form.question)) if form.asks_nothing
                 else say.unreadable if unreadable
-                else say.refusal.format(n=n, asked=quoted(form.question)))
+                else say.refusal.format(n=n, asked=quoted_topic(form.question)))
         citations = []
     return Answer(question, text, answerer.backend, answerer.model, citations,
                   retrieval.papers, True, **fields)

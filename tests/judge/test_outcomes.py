@@ -180,3 +180,23 @@ def test_a_question_pinned_to_one_paper_names_it_as_the_answer(bundled_store, em
         assert result.outcome == "answered" and result.confident, (question, paper.title)
         assert result.citations[0].paper.paper_id == paper.paper_id
         assert not result.text.startswith("The closest match")
+
+
+@pytest.mark.parametrize(("question", "topic"), [
+    ("Is there a paper on reward hacking and over-optimization of reward models in RLHF?",
+     "reward hacking and over-optimization of reward models in RLHF"),
+    ("Are there any papers about coral reef bleaching?", "coral reef bleaching"),
+    ("Any work on medieval French poetry?", "medieval French poetry"),
+])
+def test_nothing_here_says_the_topic_a_question_for_papers_on_it_names(bundled_store, question,
+                                                                         topic):
+    """A near miss or a refusal of "Is there a paper on X?" says nothing here is about “X”,
+    not about “Is there a paper on X” (one asked in other words is quoted whole)."""
+    offline = build_answerer(load_settings(backend="extractive"), embedder=bundled_store.embedder)
+    result = answer(question, retriever=Retriever(store=bundled_store), answerer=offline)
+    assert result.outcome in ("near_miss", "refused"), result.text
+    assert f"about “{topic}”" in result.text.split("\n")[0], result.text
+    other = answer(f"Which paper studies {topic}?", retriever=Retriever(store=bundled_store),
+                   answerer=offline)
+    if other.outcome in ("near_miss", "refused"):
+        assert f"“Which paper studies {topic}”" in other.text.split("\n")[0], other.text
