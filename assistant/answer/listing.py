@@ -100,6 +100,9 @@ def _share(t: Trend, start: int, end: int) -> float:
     return sum(y.members for y in years) / total if total else 0.0
 
 
+YEARLESS_NAMED = 5  # the surest papers named of a topic in a collection without years
+
+
 def peak(known: Sequence[Year]) -> str:
     """The year (or years) with the most papers on the topic, and the year of its largest
     share when that is another ("which year had the most papers on X?"); a year of few papers
@@ -138,7 +141,22 @@ def trend_answer(t: Trend, *, papers: Callable[[list[str]], list[Paper]],
     known = [y for y in t.years if y.total]
     lines: list[str] = []
     outcome = LISTED
-    if not known:
+    if not known and t.members:  # a collection without years: the count, no chart
+        verb = "is" if t.total_members == 1 else "are"
+        surest = papers([m.paper_id for m in t.members[:YEARLESS_NAMED]])
+        lines.append(f"**{t.total_members:,}** of the {t.papers:,} papers here {verb} on "
+                     f"“{t.topic}”, each paper judged on its own (its 0-1 chance of being on "
+                     f"it is shown beside it; {T_MEMBER:.2f} or more counts). No paper of this "
+                     "collection has a year, so there is no chart. The surest of them: "
+                     + "; ".join(map(cite, surest)) + ".")
+    elif not known and t.held is None and not t.venue and t.closest:  # nor any on the topic
+        closest = papers([m.paper_id for m in t.closest])
+        lines.append(f"Nothing here is about “{t.topic}”: of the {t.papers:,} papers here "
+                     f"(none with a year), the likeliest to be on it has a chance of "
+                     f"{max(m.score for m in t.closest):.2f}, below the {T_TOPIC:.2f} a topic "
+                     "needs. The closest: " + "; ".join(map(cite, closest)) + ".")
+        outcome = "near_miss"
+    elif not known:
         where = f"No {_venue(t.venue)} paper" if t.venue else "No paper"
         lines.append(f"{where} of this collection has a year: there is nothing to chart."
                      if t.held is None else

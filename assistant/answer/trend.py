@@ -89,7 +89,7 @@ class Trend:
 
     @property
     def total_members(self) -> int:
-        return sum(y.members for y in self.years)
+        return sum(y.members for y in self.years) if self.years else len(self.members)
 
 
 def trend(topic: str, *, index: ChunkIndex, embedder: Embedder, start: int | None = None,
@@ -105,7 +105,14 @@ def trend(topic: str, *, index: ChunkIndex, embedder: Embedder, start: int | Non
         years = np.where(index.paper_venues() == venue.lower(), years, 0)
     p = membership(scores(topic, index=index, embedder=embedder))
     known = years > 0
-    if not known.any():  # no paper has a year (of that venue): nothing to chart
+    if not known.any() and not venue:  # no paper has a year: no chart, but the count ("How
+        # many papers here are about malaria?" over a collection without years)
+        member = member_mask(p)
+        order = np.flatnonzero(member)[np.argsort(-p[member], kind="stable")]
+        nearest = np.argsort(-p, kind="stable")[:NAMED + 1]
+        return Trend(topic, [], [Member(ids[i], 0, float(p[i])) for i in order], [], len(ids),
+                     [Member(ids[i], 0, float(p[i])) for i in nearest])
+    if not known.any():  # no paper of that venue has a year: nothing to chart
         return Trend(topic, [], [], [], 0, venue=venue or "")
     held = int(years[known].min()), int(years[known].max())
     lo, hi = max(held[0], start or held[0]), min(held[1], end or held[1])

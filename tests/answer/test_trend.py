@@ -398,3 +398,43 @@ def test_the_newest_or_first_papers_on_a_topic_are_its_members_by_year(years_sto
                 [c.paper.paper_id for c in result.citations]
         checked += 1
     assert checked >= 5
+
+
+@pytest.fixture(scope="module")
+def yearless_store(tmp_path_factory, embedder) -> PaperStore:
+    """The bundled papers with no year (a list exported without dates, as bio's)."""
+    papers = [replace(p, year=None) for p in bundled_papers()]
+    path = tmp_path_factory.mktemp("yearless") / "store"
+    store = PaperStore(collection="yearless", embedder=embedder, path=path, create=True)
+    store.ingest(papers, source="test:yearless")
+    return store
+
+
+def test_a_collection_without_years_still_counts_a_topics_papers(yearless_store):
+    """ "How many papers here are about X?" over papers without years said only "No paper of
+    this collection has a year: there is nothing to chart": the count, no chart, the surest
+    members cited; a topic nothing is on names the closest, as a dated collection does."""
+    index = Retriever(store=yearless_store).index()
+    counted = 0
+    for topic in [*topics_of(yearless_store.papers(), 19), *OFF_TOPIC]:
+        t = trend(topic, index=index, embedder=yearless_store.embedder)
+        p = membership(scores(topic, index=index, embedder=yearless_store.embedder))
+        held = p.max() >= T_TOPIC
+        want = {pid for pid, x in zip(index.all_paper_ids, p.tolist(), strict=True)
+                if held and x >= T_MEMBER}
+        assert {m.paper_id for m in t.members} == want and t.total_members == len(want)
+        assert t.years == [] and t.papers == 19
+        answer = trend_answer(t, papers=yearless_store.papers, question=topic)
+        numbers = {int(n) for n in re.findall(r"\[(\d+)\]", answer.text)}
+        assert numbers == {c.n for c in answer.citations} and answer.citations
+        if want:
+            counted += 1
+            assert answer.text.startswith(f"**{len(want)}** of the 19 papers here "), answer.text
+            assert "no chart" in answer.text and answer.outcome == "listed"
+            assert {c.paper.paper_id for c in answer.citations} <= want
+        else:
+            assert answer.text.startswith(f"Nothing here is about “{topic}”"), answer.text
+            assert answer.outcome == "near_miss"
+            assert [c.paper.paper_id for c in answer.citations] == [
+                m.paper_id for m in t.closest]
+    assert counted >= 8  # 9 of the 19 title topics are on some paper
