@@ -62,7 +62,11 @@ paper 想 想要 要 找 找到 查 请 能 能否 能不能 可以 可能 会 �
 提出了 介绍 讨论 说 认为 看 知道 记得 好像 似乎 大概 之类 方面 问题 相关
 有关 针对 这类 这一 基于 进行 使用 利用 采用 得到 实现 能够 从而 其中 之间
 一下 一般 比如 例如 还是 怎么样 是什么
+讲 谈 谈谈 聊 总结 概括 概述 简述 告诉 帮
 """
+# ... the last line: how an instruction asks ("给我讲讲量化相关的论文" searched "speech
+# quantization", "总结一下DyPE这篇论文" "sum up DyPE"); "解释" stays, a field's word
+# ("解释方法": explanation methods)
 STOP = frozenset(_STOP_WORDS.split())
 # Chinese, or a name (its accented letters too: "CPMöbius")
 _RUN = re.compile(r"[\u3400-\u9fff]+|[A-Za-z0-9\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f]"

@@ -163,6 +163,21 @@ def test_a_chinese_list_question_lists_in_chinese(bundled_store):
     assert result.text.startswith("本文集中有")
 
 
+def test_a_chinese_instruction_searches_its_topic_not_how_it_asks(bundled_store):
+    """ "给我讲讲量化相关的论文" (tell me about the papers on quantization) searched "speech
+    quantization" and named one paper; "总结一下DyPE这篇论文" searched "sum up DyPE"."""
+    assert is_list_question("给我讲讲量化相关的论文") and is_list_question("帮我找关于水印的论文")
+    assert not is_list_question("给我讲讲这篇论文")
+    assert not is_list_question("帮我找一篇关于水印的论文")
+    listed = _ask(bundled_store, "给我讲讲量化相关的论文")
+    assert listed.search_query == "quantization", listed.search_query
+    assert listed.outcome == "answered" and listed.text.startswith("本文集中有")
+    assert {"Q2D2", "MaskAQ"} <= {c.paper.title.split(" ")[0].rstrip(":") for c in
+                                  listed.citations}
+    one = _ask(bundled_store, "总结一下DyPE这篇论文")
+    assert one.search_query == "DyPE" and "DyPE" in one.citations[0].paper.title
+
+
 def test_a_chinese_off_domain_question_is_refused_in_chinese(bundled_store):
     result = _ask(bundled_store, "去西藏旅游怎么预防高原反应？")
     assert result.outcome == "refused" and result.text.startswith("已索引的论文不能回答")
