@@ -11,11 +11,11 @@ those expectations come from the assistant itself until a person has checked the
 
 from __future__ import annotations
 
-import re
 import time
 from typing import TYPE_CHECKING, Any
 
 from assistant.errors import InputError
+from assistant.sources.bibtex import DERIVED_TITLE, bib_key, bibtex_entry
 from assistant.textutil import printable, readable, safe_json
 
 if TYPE_CHECKING:
@@ -25,7 +25,6 @@ if TYPE_CHECKING:
 
 FORMATS = ("md", "json", "bib", "suite")
 _SUFFIX = {"suite": "yaml"}
-DERIVED_TITLE = "title derived from the abstract"  # the mark of a title the list did not give
 
 
 def suffix(fmt: str) -> str:
@@ -75,57 +74,6 @@ def to_json(conv: Conversation) -> str:
     doc = {"id": conv.id, "title": conv.title, "collection": conv.collection,
            "created": _when(conv.created), "updated": _when(conv.updated), "turns": turns}
     return safe_json(doc) + "\n"
-
-
-_TEX = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "&": r"\&", "%": r"\%", "$": r"\$",
-        "#": r"\#", "_": r"\_", "^": r"\^{}", "~": r"\~{}"}
-
-
-def _tex(text: str) -> str:
-    return "".join(_TEX.get(ch, ch) for ch in text)
-
-
-def bib_key(paper: Paper, taken: set[str]) -> str:
-    if paper.authors:
-        surname = re.sub(r"[^A-Za-z]", "", paper.authors[0].split()[-1]).lower() or "anon"
-        word = next((w.lower() for w in re.findall(r"[A-Za-z]{4,}", paper.title)), "paper")
-        key = f"{surname}{paper.year or ''}{word}"
-    else:
-        key = re.sub(r"[^A-Za-z0-9:_-]", "_", paper.paper_id) or "paper"
-    base, n = key, 1
-    while key in taken:
-        n += 1
-        key = f"{base}{chr(ord('a') + n - 2)}" if n <= 27 else f"{base}_{n}"
-    taken.add(key)
-    return key
-
-
-def bibtex_entry(paper: Paper, key: str) -> str:
-    """``@inproceedings``, or ``@misc`` with "Submitted to ICLR 2018; rejected" for a paper
-    that is not in the proceedings."""
-    fields = [("title", "{" + _tex(paper.title) + "}")]
-    if paper.authors:
-        fields.append(("author", " and ".join(_tex(a) for a in paper.authors)))
-    notes: list[str] = []
-    if paper.is_unpublished:
-        where = _tex(paper.venue_year)
-        notes.append(f"Submitted to {where}; {paper.outcome}" if where
-                     else f"Unpublished submission; {paper.outcome}")
-    elif paper.venue_year:
-        fields.append(("booktitle", _tex(paper.venue_year)))
-    if paper.year:
-        fields.append(("year", str(paper.year)))
-    if paper.url:
-        fields.append(("url", paper.url))
-    if paper.title_derived:
-        notes.append(DERIVED_TITLE.capitalize())
-    if paper.code_url and paper.code_url != paper.url:
-        notes.append("Code: \\url{" + paper.code_url + "}")
-    if notes:
-        fields.append(("note", ". ".join(notes)))
-    body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
-    kind = "misc" if paper.is_unpublished else "inproceedings"
-    return f"@{kind}{{{key},\n{body},\n}}\n"
 
 
 def to_bibtex(conv: Conversation) -> str:

@@ -4,6 +4,8 @@ A small parser (``@type{key, name = {nested {braces}} | "quoted" | 2023 | macro 
 with @string macros and month names resolved and @comment/@preamble skipped; LaTeX accents and
 markup become plain text, "Last, First" names become "First Last", long venue names their
 acronym (``short_venue``, also used for JSON venues). ``bibtex_records`` is the entry point.
+The other way, ``bibtex_entry``: one paper as an entry (an answer that is asked for it, an
+exported conversation's references).
 """
 
 from __future__ import annotations
@@ -12,10 +14,13 @@ import re
 import unicodedata
 from bisect import bisect_left
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from assistant.errors import CorpusFormatError
 from assistant.textutil import year_of
+
+if TYPE_CHECKING:
+    from assistant.paper import Paper
 
 # -- LaTeX to text ---------------------------------------------------------------------------
 _MARKS = {"'": "\u0301", "`": "\u0300", "^": "\u0302", '"': "\u0308", "~": "\u0303",
@@ -368,3 +373,57 @@ def bib_record(entry: BibEntry) -> dict[str, Any]:
 
 def bibtex_records(text: str, source: str = "bibtex") -> list[dict[str, Any]]:
     return [bib_record(e) for e in parse_bibtex(text, source)]
+
+
+# ---- writing: one paper as a BibTeX entry (an answer, an exported conversation)
+
+DERIVED_TITLE = "title derived from the abstract"  # the mark of a title the list did not give
+_TEX = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "&": r"\&", "%": r"\%", "$": r"\$",
+        "#": r"\#", "_": r"\_", "^": r"\^{}", "~": r"\~{}"}
+
+
+def _tex(text: str) -> str:
+    return "".join(_TEX.get(ch, ch) for ch in text)
+
+
+def bib_key(paper: Paper, taken: set[str]) -> str:
+    if paper.authors:
+        surname = re.sub(r"[^A-Za-z]", "", paper.authors[0].split()[-1]).lower() or "anon"
+        word = next((w.lower() for w in re.findall(r"[A-Za-z]{4,}", paper.title)), "paper")
+        key = f"{surname}{paper.year or ''}{word}"
+    else:
+        key = re.sub(r"[^A-Za-z0-9:_-]", "_", paper.paper_id) or "paper"
+    base, n = key, 1
+    while key in taken:
+        n += 1
+        key = f"{base}{chr(ord('a') + n - 2)}" if n <= 27 else f"{base}_{n}"
+    taken.add(key)
+    return key
+
+
+def bibtex_entry(paper: Paper, key: str) -> str:
+    """``@inproceedings``, or ``@misc`` with "Submitted to ICLR 2018; rejected" for a paper
+    that is not in the proceedings."""
+    fields = [("title", "{" + _tex(paper.title) + "}")]
+    if paper.authors:
+        fields.append(("author", " and ".join(_tex(a) for a in paper.authors)))
+    notes: list[str] = []
+    if paper.is_unpublished:
+        where = _tex(paper.venue_year)
+        notes.append(f"Submitted to {where}; {paper.outcome}" if where
+                     else f"Unpublished submission; {paper.outcome}")
+    elif paper.venue_year:
+        fields.append(("booktitle", _tex(paper.venue_year)))
+    if paper.year:
+        fields.append(("year", str(paper.year)))
+    if paper.url:
+        fields.append(("url", paper.url))
+    if paper.title_derived:
+        notes.append(DERIVED_TITLE.capitalize())
+    if paper.code_url and paper.code_url != paper.url:
+        notes.append("Code: \\url{" + paper.code_url + "}")
+    if notes:
+        fields.append(("note", ". ".join(notes)))
+    body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
+    kind = "misc" if paper.is_unpublished else "inproceedings"
+    return f"@{kind}{{{key},\n{body},\n}}\n"
