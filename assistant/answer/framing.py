@@ -23,6 +23,10 @@ class Framing:
     closest_tied: str
     by_authors: str  # {authors}: after {where}, when the question asks who wrote the paper
     no_authors: str  # ... and the paper list names none
+    # "Was the mixup paper accepted?", "Where was X published?": what the list says of it
+    record_published: str  # {title} {where} {status}
+    record_unpublished: str  # {title} {where} {outcome}
+    record_none: str  # {title}
     not_stated: str  # {title} {where} {aspect} {quote}
     also_related: str  # {papers}
     less_sure: str  # {papers}: a list's papers estimated below its own cut-off (V_MAYBE)
@@ -78,6 +82,9 @@ ENGLISH = Framing(
                   "**{other}**{other_where} [{n}]."),
     by_authors=", by {authors}",
     no_authors=" (the paper list names no authors for it)",
+    record_published="The paper list has {title} at {where}{status}.",
+    record_unpublished="The paper list has {title} as a submission to {where}, {outcome}.",
+    record_none="The paper list gives no venue, year or status for {title}.",
     not_stated=("The abstract of **{title}**{where} [1] does not state {aspect}. The closest it "
                 "comes: {quote} [1]"),
     also_related="\n\nAlso related: {papers}.",
@@ -151,6 +158,9 @@ CHINESE = Framing(
                   "**{other}**{other_where} [{n}]。"),
     by_authors="，作者 {authors}",
     no_authors="（论文列表没有给出作者）",
+    record_published="论文列表中，{title} 发表于 {where}{status}。",
+    record_unpublished="论文列表中，{title} 是投给 {where} 的稿件，结果：{outcome}。",
+    record_none="论文列表没有给出 {title} 的会议、年份或状态。",
     not_stated=("最相关的论文 **{title}**{where} [1] 的摘要没有说明{aspect}。"
                 "最接近的一句：{quote} [1]"),
     also_related="\n\n另见：{papers}。",

@@ -64,6 +64,7 @@ from assistant.query.rewrite import answered_paper, needs_llm, numbered_paper, p
 from assistant.search import query_filters
 from assistant.search.compared import lead_with_sides
 from assistant.search.retrieval import Filters, Retrieval, RetrievedPaper, Retriever, best_first
+from assistant.sources.bibtex import bib_key, bibtex_entry
 from assistant.textutil import (
     asks_nothing,
     has_cjk,
@@ -450,8 +451,29 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
                     relevance, cut=bool(cut_reason), cut_reason=cut_reason, **extra)
     if ground:
         _ground(result, retriever)
+    if form.record and citations and not (refused or cut_reason):  # "Was X accepted?",
+        # "Give me the BibTeX for X": what the list says of the paper answered, after its
+        # answer (the list's record, no claim of its abstract: never grounded against it)
+        told = "\n\n" + record_of(citations[0].paper, form.record, say=for_form(form))
+        result.text += told
+        yield Delta(told)
     timings["total_ms"] = (time.perf_counter() - t0) * 1000
     yield Finished(result)
+
+
+def record_of(paper: Paper, record: str, *, say: Framing) -> str:
+    """The paper's BibTeX entry (``record`` "bibtex") or what the list says of where it
+    appeared and how it fared ("status")."""
+    if record == "bibtex":
+        return "```bibtex\n" + bibtex_entry(paper, bib_key(paper, set())) + "```"
+    title = f"**{paper.display_title}**"
+    if paper.is_unpublished:
+        return say.record_unpublished.format(title=title, where=paper.venue_year or "?",
+                                             outcome=paper.outcome)
+    if not paper.venue_year:
+        return say.record_none.format(title=title)
+    status = f" ({paper.status})" if paper.status else ""
+    return say.record_published.format(title=title, where=paper.venue_year, status=status)
 
 
 def talked_of_first(sources: list[RetrievedPaper], history: Sequence[Turn], *,

@@ -21,6 +21,7 @@ from assistant.query.compare import MAX_SIDES, of_its_own, read_comparison, side
 from assistant.query.conjunction import on_both
 from assistant.query.counted import asks_counted, papers_counted
 from assistant.query.followup import is_follow_up
+from assistant.query.imperative import record_asked
 from assistant.sources.titles import names_written
 from assistant.textutil import (
     asks_for_papers,
@@ -85,6 +86,9 @@ class Form:
     # its own
     sides: tuple[str, ...] | None = None
     introduces: tuple[str, ...] = ()  # "which paper introduces X?": X
+    # what it asks of a paper's record ("bibtex": "Give me the BibTeX for X"; "status": "Was X
+    # accepted?"; query/imperative.py), "" for any other question
+    record: str = ""
     contentless: bool = False  # no content word at all ("the", "what is it?")
     asks_nothing: bool = False  # no question at all ("thanks", "ok", "谢谢"): never searched
     # as a follow-up, never answered
@@ -259,7 +263,8 @@ def parse(question: str, history: Sequence[Turn] = ()) -> Form:
                 survey=topic or asks_for_papers(question) or bool(count and listing),
                 topic=topic, both=both if listing else None,
                 asked_sides=tuple(pair) if pair else None,
-                reading=(tuple(compared[0]), compared[1]) if compared else ((), ""))
+                reading=(tuple(compared[0]), compared[1]) if compared else ((), ""),
+                record="" if follow_up or listing else record_asked(question))
 
 
 def of(question: str) -> Form:

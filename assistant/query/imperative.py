@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from assistant.textutil import names_a_topic
+from assistant.textutil import content_words, names_a_topic
 
 _POLITE = r"^(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
 _VERB = (r"(?:summari[sz]e|describe|explain|define|outline|tell\s+me\s+(?:more\s+)?about|"
@@ -65,6 +65,56 @@ _REL = {"on": "is about", "about": "is about", "that": "", "which": "", "proposi
 _PLURAL_HEAD = re.compile(r"(?<![su])s\b", re.IGNORECASE)
 
 
+# what the list says of a paper, not its abstract: "Give me the BibTeX for the mixup paper",
+# "How do I cite X?", "Was the mixup paper accepted?", "Where was X published?" (each was
+# refused: "bibtex", "accepted" are in no abstract)
+_RECORDS: list[tuple[str, re.Pattern[str]]] = [
+    ("bibtex", re.compile(
+        _POLITE + r"(?:(?:give|get|show|send)\s+(?:me\s+)?|what\s+is\s+|what's\s+|i\s+need\s+|"
+        r"provide\s+)?(?:the\s+|a\s+)?(?:bib\s*tex|bib)(?:\s+(?:entry|citation|reference|"
+        r"record))?\s+(?:for|of)\s+(?P<x>.+?)[\s.?!]*$", re.IGNORECASE)),
+    ("bibtex", re.compile(r"^how\s+(?:do|should|can|would)\s+i\s+cite\s+(?P<x>.+?)[\s.?!]*$",
+                          re.IGNORECASE)),
+    ("status", re.compile(
+        r"^(?:was|is|were|has|had)\s+(?P<x>.+?)\s+(?:been\s+)?(?:accepted|rejected|published|"
+        r"withdrawn)(?:\s+(?:at|to|in|by)\s+[\w\s-]{2,20})?[\s.?!]*$", re.IGNORECASE)),
+    ("status", re.compile(
+        r"^(?:when|where|in\s+which\s+year|which\s+year|what\s+year|at\s+which\s+(?:venue|"
+        r"conference)|in\s+which\s+(?:venue|conference))\s+(?:was|were|is)\s+(?P<x>.+?)\s+"
+        r"(?:published|presented|accepted|submitted|released)[\s.?!]*$", re.IGNORECASE)),
+    ("status", re.compile(
+        r"^(?:what|which)\s+(?:venue|conference)\s+(?:was|is)\s+(?P<x>.+?)\s+(?:published\s+)?"
+        r"(?:at|in)[\s.?!]*$", re.IGNORECASE)),
+]
+_THE_PAPER = re.compile(r"^(?:the\s+|this\s+|that\s+)?(?:(?:paper|work|article)\s+(?:on|about|"
+                        r"called|named|titled)\s+(?P<a>.+)|(?P<b>.+?)\s+(?:paper|work|article))$",
+                        re.IGNORECASE)
+
+
+def _record(query: str) -> tuple[str, str] | None:
+    """What a question asks of a paper's record, and the paper it names: ("bibtex" or
+    "status", "mixup"), else None (one that points back, "Was it accepted?", is the
+    follow-up's)."""
+    q = " ".join(query.split())
+    for kind, pattern in _RECORDS:
+        m = pattern.match(q)
+        if not m:
+            continue
+        x = m.group("x").strip(" ,\"'“”")
+        named = _THE_PAPER.match(x)
+        if named:
+            x = (named.group("a") or named.group("b")).strip()
+        if x and not _BACK.match(x) and not _POINTS_BACK.search(x) and content_words(x):
+            return kind, x
+    return None
+
+
+def record_asked(question: str) -> str:
+    """ "bibtex" or "status" when the question asks that of a paper it names, else ""."""
+    found = _record(question)
+    return found[0] if found else ""
+
+
 def _is_or_are(thing: str) -> str:
     """ "are" when the thing named is plural ("the limitations of mixup", "neural ODEs")."""
     head = re.split(r"\s+(?:of|for|in|on|with|from|by)\s+", thing, maxsplit=1)[0].split()
@@ -75,6 +125,8 @@ def as_question(query: str) -> str:
     """The question an instruction asks ("Summarize the neural ODE paper." -> "What is the
     neural ODE paper about?"); any other query as it is."""
     q = " ".join(query.split())
+    if found := _record(q):  # "Was the mixup paper accepted?": the paper, then its record
+        return f"Which paper is about {found[1]}?"
     if m := _PAPER_NAMED.match(q):
         x = m.group("x").strip()
         if not _BACK.match(x) and not _PREPOSITION.search(x):

@@ -11,7 +11,8 @@ import pytest
 
 from assistant.answer.extractive import ExtractiveAnswerer
 from assistant.answer.pipeline import answer
-from assistant.query.imperative import as_question
+from assistant.paper import Paper
+from assistant.query.imperative import as_question, record_asked
 from assistant.sources.corpus import bundled_papers
 
 ASKED = {
@@ -70,3 +71,62 @@ def test_every_named_paper_asked_for_by_instruction_is_answered_as_the_question(
             # ... and what was searched and judged, as `ask --json` shows it
             assert said.to_dict()["search_query"] == as_question(form.format(n=name))
             assert said.to_dict()["search_query"] != form.format(n=name)
+
+
+RECORDS = {
+    "Give me the BibTeX for the mixup paper": ("Which paper is about mixup?", "bibtex"),
+    "How do I cite the neural ODE paper?": ("Which paper is about neural ODE?", "bibtex"),
+    "Was the mixup paper accepted?": ("Which paper is about mixup?", "status"),
+    "Where was the paper on Gumbel-Softmax published?": (
+        "Which paper is about Gumbel-Softmax?", "status"),
+    "What venue was the neural ODE paper at?": ("Which paper is about neural ODE?", "status"),
+}
+
+
+def test_a_question_about_a_papers_record_is_read_as_which_paper_then_the_record():
+    for said, (meant, record) in RECORDS.items():
+        assert as_question(said) == meant and record_asked(said) == record, said
+    for said in ("Was it accepted?", "Was the second paper rejected?", "Has this been published?",
+                 "Is the method published?"):  # the follow-up's: it points back
+        assert as_question(said) == said and record_asked(said) == "", said
+
+
+def test_every_named_paper_gives_its_record_when_asked(bundled, embedder):
+    """Each bundled paper asked for its BibTeX or its venue by name ("bibtex", "accepted" are in
+    no abstract: such questions were refused): that paper first, its answer, then its record."""
+    answerer = ExtractiveAnswerer(embedder=embedder)
+    for name, paper_id in NAMED:
+        cite = answer(f"Give me the BibTeX for the {name} paper", retriever=bundled,
+                      answerer=answerer)
+        assert cite.outcome == "answered" and cite.citations[0].paper.paper_id == paper_id
+        paper = cite.citations[0].paper
+        block = cite.text.split("```bibtex\n")[-1]
+        assert cite.text.rstrip().endswith("```") and block.startswith("@inproceedings{")
+        assert "title = {{" + paper.title.split(":")[0] in block, block
+        assert "booktitle = {ICML 2026}" in block
+        assert cite.to_dict()["attribution"]["misattributed"] == 0  # the record is no claim
+        status = answer(f"Was the {name} paper accepted?", retriever=bundled, answerer=answerer)
+        assert status.citations[0].paper.paper_id == paper_id
+        assert status.text.endswith(f"The paper list has **{paper.display_title}** at ICML "
+                                    f"2026{' (' + paper.status + ')' if paper.status else ''}.")
+        plain = answer(f"Which paper is about {name}?", retriever=bundled, answerer=answerer)
+        assert "The paper list has" not in plain.text and "```" not in plain.text
+
+
+def test_a_rejected_submission_is_said_to_be_one(module_retriever_over, embedder):
+    rejected = Paper("r1", "GateNet: binary gates for recurrent networks",
+                     "We propose GateNet, which pushes recurrent gates towards 0 or 1.",
+                     ["A. Author"], "ICLR", 2018, extra={"status": "Reject"})
+    other = Paper("o1", "Sparse Gaussian processes for streaming data",
+                  "We update a sparse Gaussian process posterior online.", ["B. Author"],
+                  "UAI", 2019, extra={"status": "Poster"})
+    retriever = module_retriever_over([rejected, other], collection="rejected")
+    result = answer("Was the GateNet paper accepted?", retriever=retriever,
+                    answerer=ExtractiveAnswerer(embedder=embedder))
+    assert result.citations[0].paper.paper_id == "r1"
+    assert result.text.endswith("The paper list has **GateNet: binary gates for recurrent "
+                                "networks (rejected submission)** as a submission to ICLR "
+                                "2018, rejected.")
+    cite = answer("How do I cite GateNet?", retriever=retriever,
+                  answerer=ExtractiveAnswerer(embedder=embedder))
+    assert "@misc{" in cite.text and "Submitted to ICLR 2018; rejected" in cite.text
