@@ -264,7 +264,7 @@ def parse(question: str, history: Sequence[Turn] = ()) -> Form:
                 topic=topic, both=both if listing else None,
                 asked_sides=tuple(pair) if pair else None,
                 reading=(tuple(compared[0]), compared[1]) if compared else ((), ""),
-                record="" if follow_up or listing else record_asked(question))
+                record="" if listing else record_asked(question, follow_up=follow_up))
 
 
 def of(question: str) -> Form:

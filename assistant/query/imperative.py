@@ -91,16 +91,18 @@ _THE_PAPER = re.compile(r"^(?:the\s+|this\s+|that\s+)?(?:(?:paper|work|article)\
                         re.IGNORECASE)
 
 
-def _record(query: str) -> tuple[str, str] | None:
+def _record(query: str, *, back: bool = False) -> tuple[str, str] | None:
     """What a question asks of a paper's record, and the paper it names: ("bibtex" or
-    "status", "mixup"), else None (one that points back, "Was it accepted?", is the
-    follow-up's)."""
+    "status", "mixup"), else None; one that points back ("Was it accepted?", "How do I cite
+    the second paper?") only with ``back`` (a follow-up: the paper it points to is answered)."""
     q = " ".join(query.split())
     for kind, pattern in _RECORDS:
         m = pattern.match(q)
         if not m:
             continue
         x = m.group("x").strip(" ,\"'“”")
+        if back and (_BACK.match(x) or _POINTS_BACK.search(x) or x.lower() in _THE):
+            return kind, x
         named = _THE_PAPER.match(x)
         if named:
             x = (named.group("a") or named.group("b")).strip()
@@ -109,9 +111,13 @@ def _record(query: str) -> tuple[str, str] | None:
     return None
 
 
-def record_asked(question: str) -> str:
-    """ "bibtex" or "status" when the question asks that of a paper it names, else ""."""
-    found = _record(question)
+_THE = frozenset(("the paper", "the work", "the article", "the method", "this one", "that one"))
+
+
+def record_asked(question: str, *, follow_up: bool = False) -> str:
+    """ "bibtex" or "status" when the question asks that of a paper it names (or, for a
+    follow-up, of the paper it points back to), else ""."""
+    found = _record(question, back=follow_up)
     return found[0] if found else ""
 
 

@@ -130,3 +130,19 @@ def test_a_rejected_submission_is_said_to_be_one(module_retriever_over, embedder
     cite = answer("How do I cite GateNet?", retriever=retriever,
                   answerer=ExtractiveAnswerer(embedder=embedder))
     assert "@misc{" in cite.text and "Submitted to ICLR 2018; rejected" in cite.text
+
+
+def test_a_follow_up_asks_the_record_of_the_paper_it_points_to(bundled, embedder):
+    """ "Was it accepted?", "How do I cite it?" after an answer: that paper's record."""
+    answerer = ExtractiveAnswerer(embedder=embedder)
+    for name, paper_id in NAMED[:4]:
+        first = answer(f"Which paper is about {name}?", retriever=bundled, answerer=answerer)
+        history = [(f"Which paper is about {name}?", first.text)]
+        for question, mark in (("Was it accepted?", "The paper list has **"),
+                               ("How do I cite it?", "```bibtex\n@inproceedings{")):
+            said = answer(question, retriever=bundled, answerer=answerer, history=history)
+            assert said.citations[0].paper.paper_id == paper_id, (name, question)
+            assert mark in said.text, (name, question, said.text)
+            assert first.citations[0].paper.title.split(":")[0] in said.text.split(mark)[-1]
+    for said in ("Was it accepted?", "How do I cite it?"):  # with nothing to point to: no
+        assert record_asked(said) == ""  # record of a paper picked by search
