@@ -194,11 +194,15 @@ def stripped(query: str, applied: dict[str, Any]) -> str:
 def leftover(query: str, applied: dict[str, Any]) -> str:
     """What the query says besides the filters read from it ("Nicholas Roy" -> "")."""
     out = query
+    # the word that led to a filter goes with it ("Show me papers from COLT 2023 on bandits"
+    # was searched as "Show me papers from on bandits", no request any more)
+    lead = r"(?:\b(?:from|at|in|of|published\s+(?:at|in))\s+)?"
     if applied.get("venue"):
-        out = re.sub(rf"(?<![\w-]){re.escape(str(applied['venue']))}(?![\w-])", " ", out,
+        out = re.sub(rf"{lead}(?<![\w-]){re.escape(str(applied['venue']))}(?![\w-])", " ", out,
                      flags=re.IGNORECASE)
     if applied.get("year"):
-        out = re.sub(rf"(?<!\d){int(applied['year'])}(?!\d)", " ", out)
+        out = re.sub(rf"{lead}(?<!\d){int(applied['year'])}(?!\d)", " ", out,
+                     flags=re.IGNORECASE)
     if applied.get("since") or applied.get("until"):  # the words that said the span, or
         # their translation ("2018 年以后" searched as "2018 year after")
         said = year_span(out)[2]
@@ -210,7 +214,8 @@ def leftover(query: str, applied: dict[str, Any]) -> str:
     if applied.get("author"):  # as said: in full, or its first and last word
         words = str(applied["author"]).split()
         middle = rf"(?:\s+\S+){{0,{max(0, len(words) - 2)}}}"
-        out = re.sub(rf"(?<![\w-]){re.escape(words[0])}{middle}\s+{re.escape(words[-1])}"
+        out = re.sub(rf"(?:\bby\s+)?(?<![\w-]){re.escape(words[0])}{middle}\s+"
+                     rf"{re.escape(words[-1])}"
                      r"(?:'s|’s)?(?![\w-])", " ", out, flags=re.IGNORECASE)
     return " ".join(out.split())
 

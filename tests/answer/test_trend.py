@@ -400,6 +400,26 @@ def test_the_newest_or_first_papers_on_a_topic_are_its_members_by_year(years_sto
     assert checked >= 5
 
 
+def test_the_newest_papers_on_a_topic_the_judge_puts_none_on_are_searched(years_store,
+                                                                          embedder):
+    """ "Any recent work on X?" where the trend's judge puts no paper on X said only "Nothing
+    here is about X ... below the 0.80 a topic needs" (over ml-theory, with papers on X it
+    rated 0.63): it is answered as any question is, by search and the decision."""
+    from assistant.answer.extractive import ExtractiveAnswerer
+    from assistant.answer.pipeline import answer
+
+    retr = Retriever(store=years_store)
+    tried = 0
+    for topic in [*topics_of(years_store.papers(), 19), *OFF_TOPIC]:
+        if trend(topic, index=retr.index(), embedder=embedder).members:
+            continue
+        tried += 1
+        said = answer(f"What is the most recent paper on {topic}?", retriever=retr,
+                      answerer=ExtractiveAnswerer(embedder=embedder))
+        assert said.trend is None and "a topic needs" not in said.text, (topic, said.text)
+    assert tried >= len(OFF_TOPIC)
+
+
 @pytest.fixture(scope="module")
 def yearless_store(tmp_path_factory, embedder) -> PaperStore:
     """The bundled papers with no year (a list exported without dates, as bio's)."""

@@ -299,3 +299,20 @@ def test_a_span_of_years_read_from_the_question_limits_the_answer(store, embedde
         said = f"from {since} on" if since else f"up to {until}"
         assert result.text.startswith(f"(Searched only papers {said}: read from the question")
         assert result.filters == {k: v for k, v in (("since", since), ("until", until)) if v}
+
+
+@pytest.mark.parametrize(("query", "applied", "left"), [
+    ("Show me papers from COLT 2023 on bandits", {"venue": "COLT", "year": 2023},
+     "Show me papers on bandits"),
+    ("Which ICML 2026 papers are about quantization?", {"venue": "ICML", "year": 2026},
+     "Which papers are about quantization?"),
+    ("List all papers by Yoshua Bengio", {"author": "Yoshua Bengio"}, "List all papers"),
+    ("Which papers on transformers were published at NeurIPS?", {"venue": "NeurIPS"},
+     "Which papers on transformers were ?"),
+])
+def test_the_word_that_led_to_a_filter_goes_with_it(query, applied, left):
+    """ "Show me papers from COLT 2023 on bandits" was searched as "Show me papers from on
+    bandits": no longer a request for papers on bandits (a near miss that quoted it)."""
+    from assistant.search.query_filters import leftover
+
+    assert leftover(query, applied) == left
