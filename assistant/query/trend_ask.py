@@ -45,10 +45,8 @@ _PATTERNS = [
     # "how many papers on X per year?", "how much work on X over the years?"
     re.compile(rf"^how\s+(?:many|much)\s+{_BODY}\s+(?:on|about|in|into)\s+(?P<t>.+?)\s+"
                rf"(?:{_TIME})", re.IGNORECASE),
-    # "how many papers on X are there?", "how many papers study X?", "how much work is there
-    # on X in the collection?": the trend's count answers it, with its years
-    # "how many of the papers here are about X?", "how many papers in this collection discuss
-    # X?"
+    # "how many papers on X are there?", "how many papers here are about X?", "how many papers
+    # in this collection discuss X?": the trend's count answers it, with its years
     re.compile(rf"^how\s+(?:many|much)\s+(?:of\s+the\s+)?{_BODY}\s+(?:{_HERE}\s+)?(?:(?:is|are)"
                r"\s+there\s+|(?:is|are)\s+)?(?:on|about|in|into|study|studying|address|addressing|"
                r"cover|covering|deal\s+with|dealing\s+with|discuss|discussing|mention|mentioning|"
