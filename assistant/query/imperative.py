@@ -1,15 +1,17 @@
 """A question typed as an instruction: "Summarize the neural ODE paper", "Explain spectral
 normalization simply", "Tell me about mixup", "Describe the paper on Gumbel-Softmax".
 
-``as_question(query)`` turns one into the question it asks ("What is the neural ODE paper
-about?", "What is spectral normalization?", "What is mixup?", "What is the paper on
-Gumbel-Softmax about?"), the way the verifier was trained to read: judged as typed, the
+``as_question(query)`` turns one into the question it asks ("Which paper is about neural
+ODE?", "What is spectral normalization?", "What is mixup?", "Which paper is about
+Gumbel-Softmax?"), the way the verifier was trained to read: judged as typed, the
 instruction's words ("summarize", "simply") are words no abstract holds, so "Tell me about the
 neural ODE paper" was "the closest match ..., though it may not be about exactly this" and
 "Explain spectral normalization simply" a near miss that quoted the instruction. Any other query
 is returned as it is: one that asks how or why keeps its question ("Explain how batch norm
 helps" -> "How batch norm helps?"), and a request that points back ("Summarize the second
-paper", "Describe it") is the follow-up's to read.
+paper", "Describe it") is the follow-up's to read. A question about a paper's record ("Give
+me the BibTeX for the mixup paper", "Was it accepted?") is read the same way, and
+``record_asked`` says which record it wants (answer/pipeline.py adds it after the answer).
 """
 
 from __future__ import annotations
