@@ -192,7 +192,11 @@ _ASKS_PAPERS = re.compile(
     r"\b(?:list|find|show|recommend|name|give)\s+(?:me\s+)?(?:\w+\s+){0,3}?" + _PLURAL + r"\b|"
     + _NOT_AFTER_PREPOSITION + r"\bany\s+(?:\w+\s+){0,2}?" + _ANY_OF + r"\b|" + _ANY_OPENING + r"|"
     r"\bare there\s+(?:any\s+)?(?:\w+\s+){0,2}?" + _PLURAL + r"\b|" + _WHAT_WORK + r"|"
-    r"^\W*" + _PLURAL + r"\s+(?:on|about|that|which|for|studying|using)\b",
+    r"^\W*" + _PLURAL + r"\s+(?:on|about|that|which|for|studying|using)\b|"
+    # "how many papers here are about X?": the papers on X, counted (not "how many papers did
+    # they compare against?")
+    r"^\W*how\s+many\s+(?:of\s+the\s+)?(?:papers|works|studies)\s+(?:here\s+|in\s+(?:the|this)\s+"
+    r"(?:collection|list)\s+)?(?:are|is|discuss|study|mention|address|cover|focus|deal|tackle)\b",
     re.IGNORECASE)
 
 

@@ -592,15 +592,19 @@ def like_this(paper: Paper, question: str, *, retriever: Retriever, k: int) -> A
     return result
 
 
+_HOW_MANY = re.compile(r"^\W*how\s+(?:many|much)\b", re.IGNORECASE)
+
+
 def over_the_years(question: str, ask: trend_ask.TrendAsk, *, retriever: Retriever,
                    filters: Filters | None = None) -> Answer | None:
     """A question about a topic over the years, answered by ``answer.trend``: the chart and
     the periods' papers (answer/listing.py). A venue the collection holds, named in the topic
     ("bandits at COLT") or given as a filter, counts that venue's papers only. None for the
-    newest or first papers on a topic the trend's judge puts no paper on: such a question is
-    answered as any other ("Any recent work on online learning with delayed feedback?" said
-    nothing here was on it, over the papers on it, judged 0.63 against the 0.80 a topic
-    needs)."""
+    newest, the first or the count of papers on a topic the trend's judge puts no paper on
+    (its chart, all zeros, is still drawn): such a question is answered as any other, by
+    search and the decision ("Any recent work on online learning with delayed feedback?" said
+    nothing here was on it, over the papers on it, judged 0.63 against the 0.80 a topic needs;
+    "How many papers here are about quantization?" over the bundled list, with Q2D2 at 0.78)."""
     from assistant.answer.trend import trend
 
     venues, _ = retriever.facets()
@@ -610,7 +614,8 @@ def over_the_years(question: str, ask: trend_ask.TrendAsk, *, retriever: Retriev
         if venue else ask.topic
     found = trend(topic or ask.topic, index=retriever.index(), embedder=retriever.store.embedder,
                   start=ask.start, end=ask.end, venue=venue)
-    if ask.order and not found.members:
+    if not found.members and any(y.total for y in found.years) and (
+            ask.order or _HOW_MANY.match(question)):
         return None
     result = (ordered_answer(found, ask.order, question=question, papers=retriever.papers)
               if ask.order else trend_answer(found, question=question, papers=retriever.papers))

@@ -62,10 +62,20 @@ _REQUEST = re.compile(
     r"(?P<topic>.+?)[\s.?!]*$", re.IGNORECASE)
 
 
+# "How many papers here are about X?" (when the trend's judge puts none on X, it is searched
+# as any question: answer/pipeline.py) is "Which papers are about X?", counted by its list
+_HOW_MANY = re.compile(
+    r"^how\s+many\s+(?:of\s+the\s+)?(?:papers|works|studies)\s+(?:here\s+|in\s+(?:the|this)\s+"
+    r"(?:collection|list)\s+)?(?:are\s+|is\s+)?(?:about|on|discuss|study|mention|address|cover|"
+    r"focus\s+on|deal\s+with|tackle)\s+(?P<topic>.+?)[\s.?!]*$", re.IGNORECASE)
+
+
 def as_asked(query: str) -> str:
     """A request for papers, as a question ("Give me papers on X, please" -> "Which papers are
     about X?"; "Give me a paper on X" -> "Which paper is about X?"); any other query as it
     is."""
+    if counted := _HOW_MANY.match(query):
+        return f"Which papers are about {counted.group('topic')}?"
     m = _REQUEST.match(without_count(query))
     topic = m.group("topic").removesuffix(", please").strip(" ,") if m else ""
     if m is None or not topic:

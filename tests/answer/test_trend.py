@@ -414,10 +414,38 @@ def test_the_newest_papers_on_a_topic_the_judge_puts_none_on_are_searched(years_
         if trend(topic, index=retr.index(), embedder=embedder).members:
             continue
         tried += 1
-        said = answer(f"What is the most recent paper on {topic}?", retriever=retr,
-                      answerer=ExtractiveAnswerer(embedder=embedder))
-        assert said.trend is None and "a topic needs" not in said.text, (topic, said.text)
+        for asked in (f"What is the most recent paper on {topic}?",
+                      f"How many papers here are about {topic}?"):
+            said = answer(asked, retriever=retr, answerer=ExtractiveAnswerer(embedder=embedder))
+            assert said.trend is None and "a topic needs" not in said.text, (asked, said.text)
+            if said.outcome == "answered" and "How many" in asked:  # the papers on it, a list
+                # (or the one it comes down to)
+                assert re.match(r"\d+ papers? in the collection bear|The most relevant paper",
+                                said.text), said.text
+        chart = answer(f"How has work on {topic} changed over the years?", retriever=retr,
+                       answerer=ExtractiveAnswerer(embedder=embedder))
+        assert chart.trend is not None  # a chart asked for is drawn, zeros and all
     assert tried >= len(OFF_TOPIC)
+
+
+def test_a_count_the_judge_puts_no_paper_in_lists_the_papers_search_finds(bundled_store,
+                                                                          embedder):
+    """ "How many papers here are about quantization?" over the bundled list said "Nothing here
+    is about “quantization”" (Q2D2 judged 0.78, below the 0.80 a topic needs): the two papers on
+    it are listed, counted, as "Which papers are about quantization?" lists them."""
+    from assistant.answer.extractive import ExtractiveAnswerer
+    from assistant.answer.pipeline import answer
+
+    retr = Retriever(store=bundled_store)
+    assert not trend("quantization", index=retr.index(), embedder=embedder).members
+    said = answer("How many papers here are about quantization?", retriever=retr,
+                  answerer=ExtractiveAnswerer(embedder=embedder))
+    listed = answer("Which papers are about quantization?", retriever=retr,
+                    answerer=ExtractiveAnswerer(embedder=embedder))
+    assert said.outcome == "answered" and said.trend is None
+    assert [c.paper.paper_id for c in said.citations] == \
+        [c.paper.paper_id for c in listed.citations]
+    assert said.text.startswith(f"{len([c for c in said.citations if not c.less_sure])} papers")
 
 
 @pytest.fixture(scope="module")
