@@ -67,7 +67,8 @@ _REQUEST = re.compile(
 _HOW_MANY = re.compile(
     r"^how\s+many\s+(?:of\s+the\s+)?(?:papers|works|studies)\s+(?:here\s+|in\s+(?:the|this)\s+"
     r"(?:collection|list)\s+)?(?:are\s+|is\s+)?(?:about|on|discuss|study|mention|address|cover|"
-    r"focus\s+on|deal\s+with|tackle)\s+(?P<topic>.+?)[\s.?!]*$", re.IGNORECASE)
+    r"focus\s+on|deal\s+with|tackle)\s+(?P<topic>.+?)(?:\s+(?:are|is)\s+there|\s+here|\s+in\s+"
+    r"(?:the|this)\s+(?:collection|list))?[\s.?!]*$", re.IGNORECASE)
 
 
 def as_asked(query: str) -> str:

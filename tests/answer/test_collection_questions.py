@@ -62,4 +62,9 @@ def test_the_collection_is_described_from_its_index(question, retriever, embedde
 def test_a_count_of_a_topics_papers_is_still_the_topics(retriever, embedder):
     result = answer("How many papers on bandit regret bounds are there?", retriever=retriever,
                     answerer=ExtractiveAnswerer(embedder=embedder))
-    assert result.trend is not None and result.model != "collection-v1"
+    assert result.model != "collection-v1"  # the topic's papers, not the collection's
+    # counted by the trend's judge, or (when it puts none on the topic) searched as the papers
+    # on it
+    assert result.trend is not None or (
+        result.search_query == "Which papers are about bandit regret bounds?"
+        and result.outcome == "answered" and result.citations), result.text
