@@ -105,21 +105,19 @@ def trend(topic: str, *, index: ChunkIndex, embedder: Embedder, start: int | Non
         years = np.where(index.paper_venues() == venue.lower(), years, 0)
     p = membership(scores(topic, index=index, embedder=embedder))
     known = years > 0
-    if not known.any() and not venue:  # no paper has a year: no chart, but the count ("How
-        # many papers here are about malaria?" over a collection without years)
-        member = member_mask(p)
-        order = np.flatnonzero(member)[np.argsort(-p[member], kind="stable")]
-        nearest = np.argsort(-p, kind="stable")[:NAMED + 1]
-        return Trend(topic, [], [Member(ids[i], 0, float(p[i])) for i in order], [], len(ids),
-                     [Member(ids[i], 0, float(p[i])) for i in nearest])
-    if not known.any():  # no paper of that venue has a year: nothing to chart
-        return Trend(topic, [], [], [], 0, venue=venue or "")
-    held = int(years[known].min()), int(years[known].max())
-    lo, hi = max(held[0], start or held[0]), min(held[1], end or held[1])
-    span = known & (years >= lo) & (years <= hi)
+    if not known.any() and venue:  # no paper of that venue has a year: nothing to chart
+        return Trend(topic, [], [], [], 0, venue=venue)
+    held: tuple[int, int] | None = None
+    if known.any():
+        held = int(years[known].min()), int(years[known].max())
+        lo, hi = max(held[0], start or held[0]), min(held[1], end or held[1])
+        span = known & (years >= lo) & (years <= hi)
+    else:  # no paper has a year: no chart, but the count ("How many papers here are about
+        # malaria?" over a collection without years)
+        span = np.ones(len(ids), dtype=bool)
     member = span & member_mask(np.where(span, p, 0.0))
     rows: list[Year] = []
-    for y in range(lo, hi + 1):
+    for y in range(lo, hi + 1) if held else ():
         in_year = years == y
         rows.append(Year(y, int((member & in_year).sum()), int((span & in_year).sum())))
     order = np.flatnonzero(member)[np.argsort(-p[member], kind="stable")]
