@@ -187,6 +187,10 @@ _ONE_ASKED = (r"(?!(?:(?!" + _PLURAL + r"\b)\w+[\s,-]+){0,2}?(?:paper|note|work|
 _NOT_AFTER_PREPOSITION = "".join(rf"(?<!\b{p} )" for p in (
     "of", "for", "on", "to", "with", "without", "from", "by", "in", "at", "over", "across",
     "under", "into", "than"))
+# "how many papers here ...", "how many of the papers in this collection ..." (query/counted.py
+# reads what follows as the topic)
+HOW_MANY_PAPERS = (r"how\s+many\s+(?:of\s+the\s+)?(?:papers|works|studies)\s+(?:here\s+|in\s+"
+                   r"(?:the|this)\s+(?:collection|list)\s+)?")
 _ASKS_PAPERS = re.compile(
     r"^\W*(?:which|what)\s+" + _ONE_ASKED + r"(?:\w+[\s,-]+){0,3}?" + _PLURAL + r"\b|"
     r"\b(?:list|find|show|recommend|name|give)\s+(?:me\s+)?(?:\w+\s+){0,3}?" + _PLURAL + r"\b|"
@@ -195,9 +199,8 @@ _ASKS_PAPERS = re.compile(
     r"^\W*" + _PLURAL + r"\s+(?:on|about|that|which|for|studying|using)\b|"
     # "how many papers here are about X?": the papers on X, counted (not "how many papers did
     # they compare against?")
-    r"^\W*how\s+many\s+(?:of\s+the\s+)?(?:papers|works|studies)\s+(?:here\s+|in\s+(?:the|this)\s+"
-    r"(?:collection|list)\s+)?(?:are|is|discuss|study|mention|address|cover|focus|deal|tackle)\b",
-    re.IGNORECASE)
+    r"^\W*" + HOW_MANY_PAPERS + r"(?:are|is|discuss|study|mention|address|cover|focus|deal|"
+    r"tackle)\b", re.IGNORECASE)
 
 
 # a topic named with nothing around it ("differential privacy", "GAN mode collapse",

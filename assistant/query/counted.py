@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from assistant.textutil import has_cjk
+from assistant.textutil import HOW_MANY_PAPERS, has_cjk
 
 _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                  "nine": 9, "ten": 10, "twelve": 12, "fifteen": 15, "twenty": 20,
@@ -65,8 +65,7 @@ _REQUEST = re.compile(
 # "How many papers here are about X?" (when the trend's judge puts none on X, it is searched
 # as any question: answer/pipeline.py) is "Which papers are about X?", counted by its list
 _HOW_MANY = re.compile(
-    r"^how\s+many\s+(?:of\s+the\s+)?(?:papers|works|studies)\s+(?:here\s+|in\s+(?:the|this)\s+"
-    r"(?:collection|list)\s+)?(?:are\s+|is\s+)?(?:about|on|discuss|study|mention|address|cover|"
+    r"^" + HOW_MANY_PAPERS + r"(?:are\s+|is\s+)?(?:about|on|discuss|study|mention|address|cover|"
     r"focus\s+on|deal\s+with|tackle)\s+(?P<topic>.+?)(?:\s+(?:are|is)\s+there|\s+here|\s+in\s+"
     r"(?:the|this)\s+(?:collection|list))?[\s.?!]*$", re.IGNORECASE)
 
