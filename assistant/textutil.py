@@ -328,14 +328,18 @@ _ABOUT = re.compile(
     r"about|regarding|concerning)\s+(?P<x>[^?]+?)\s*[?.!]*$", re.IGNORECASE)
 
 
-def quoted_topic(question: str) -> str:
+def quoted_topic(question: str, *, judged: str = "") -> str:
     """``quoted``, of the topic alone when the question only asks for papers on a topic ("Is
-    there a paper on quantum error correction?" -> "quantum error correction")."""
-    m = _ABOUT.match(" ".join(question.split()))
-    topic = m.group("x") if m else ""
-    named = len(topic.split()) <= 2 * TOPIC_WORDS and content_words(topic) and \
-        not re.match(r"(?:it|its|this|that|these|those|they|them|their)\b", topic, re.IGNORECASE)
-    return quoted(topic if named else question)
+    there a paper on quantum error correction?" -> "quantum error correction"), or when the
+    query ``judged`` in its place does (an instruction's: "How do I cite the paper on robot
+    cloth folding?", judged as "Which paper is about robot cloth folding?")."""
+    for asked in (judged, question):
+        m = _ABOUT.match(" ".join(asked.split()))
+        topic = m.group("x") if m else ""
+        if len(topic.split()) <= 2 * TOPIC_WORDS and content_words(topic) and not re.match(
+                r"(?:it|its|this|that|these|those|they|them|their)\b", topic, re.IGNORECASE):
+            return quoted(topic)
+    return quoted(question)
 
 
 CJK = re.compile(r"[\u3400-\u9fff\uac00-\ud7af\u3040-\u30ff]")

@@ -274,21 +274,22 @@ def _on_point(point: str, scored: list[_Scored]) -> _Scored | None:
 
 def near_miss_text(form: Form, sources: Sequence[RetrievedPaper], *, embedder: Embedder,
                    missing: str = "", across_languages: bool = False,
-                   sides: Sequence[str] = ()) -> str:
+                   sides: Sequence[str] = (), judged: str = "") -> str:
     """Nothing here is about the question: say so, then the closest papers, each with the
     sentence of its abstract nearest the question, cited as [n] = ``sources[n - 1]``.
     ``missing``: the method the question asks about, which no paper here introduces;
     ``across_languages``: found by multilingual-e5, not by words; ``sides``: a comparison's
     side states (answerability.SIDE_STATES, in order), whose first sources are the closest to
-    each side, in that order. Whichever answerer serves (the LLM one too), a near miss is
-    composed offline, never generated."""
+    each side, in that order; ``judged``: the query judged in the question's place, whose
+    topic is quoted when the question's own words are an instruction. Whichever answerer
+    serves (the LLM one too), a near miss is composed offline, never generated."""
     chosen = choose(score_sentences(form, sources, embedder=embedder), plural=True,
                     max_sentences=1)
     say = for_form(form)
     asked = quoted(form.question)
     nothing = say.nothing_both if len(sides) == 2 else say.nothing_sides
     head = (_sides_head(say, sources, sides) or nothing.format(asked=asked)) if sides \
-        else say.nothing_here.format(asked=quoted_topic(form.question))
+        else say.nothing_here.format(asked=quoted_topic(form.question, judged=judged))
     if form.sifts:  # "which of them use X?": none of the previous answer's papers is on X
         head = say.nothing_sifted.format(asked=asked)
     if form.both:  # "both differential privacy and bandits": no paper is about each

@@ -27,6 +27,8 @@ class Framing:
     record_published: str  # {title} {where} {status}
     record_unpublished: str  # {title} {where} {outcome}
     record_none: str  # {title}
+    # before a BibTeX entry after a hedged answer: it is the closest paper's ({title})
+    record_if_meant: str
     not_stated: str  # {title} {where} {aspect} {quote}
     also_related: str  # {papers}
     less_sure: str  # {papers}: a list's papers estimated below its own cut-off (V_MAYBE)
@@ -85,6 +87,7 @@ ENGLISH = Framing(
     record_published="The paper list has {title} at {where}{status}.",
     record_unpublished="The paper list has {title} as a submission to {where}, {outcome}.",
     record_none="The paper list gives no venue, year or status for {title}.",
+    record_if_meant="If {title} is the paper you mean, its entry:",
     not_stated=("The abstract of **{title}**{where} [1] does not state {aspect}. The closest it "
                 "comes: {quote} [1]"),
     also_related="\n\nAlso related: {papers}.",
@@ -161,6 +164,7 @@ CHINESE = Framing(
     record_published="论文列表中，{title} 发表于 {where}{status}。",
     record_unpublished="论文列表中，{title} 是投给 {where} 的稿件，结果：{outcome}。",
     record_none="论文列表没有给出 {title} 的会议、年份或状态。",
+    record_if_meant="如果您指的是 {title}，其条目如下：",
     not_stated=("最相关的论文 **{title}**{where} [1] 的摘要没有说明{aspect}。"
                 "最接近的一句：{quote} [1]"),
     also_related="\n\n另见：{papers}。",

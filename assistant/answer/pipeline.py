@@ -456,19 +456,23 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     if form.record and citations and not (refused or cut_reason):  # "Was X accepted?",
         # "Give me the BibTeX for X": what the list says of the paper answered, after its
         # answer (the list's record, no claim of its abstract: never grounded against it)
-        told = "\n\n" + record_of(citations[0].paper, form.record, say=for_form(form))
+        told = "\n\n" + record_of(citations[0].paper, form.record, say=for_form(form),
+                                  hedged=not settled.confident)
         result.text += told
         yield Delta(told)
     timings["total_ms"] = (time.perf_counter() - t0) * 1000
     yield Finished(result)
 
 
-def record_of(paper: Paper, record: str, *, say: Framing) -> str:
+def record_of(paper: Paper, record: str, *, say: Framing, hedged: bool = False) -> str:
     """The paper's BibTeX entry (``record`` "bibtex") or what the list says of where it
-    appeared and how it fared ("status")."""
-    if record == "bibtex":
-        return "```bibtex\n" + bibtex_entry(paper, bib_key(paper, set())) + "```"
+    appeared and how it fared ("status", a sentence naming the paper). After a ``hedged``
+    answer (the closest match, not surely the paper asked for) an entry is said to be that
+    paper's, to be copied only if it is the one meant."""
     title = f"**{paper.display_title}**"
+    if record == "bibtex":
+        block = "```bibtex\n" + bibtex_entry(paper, bib_key(paper, set())) + "```"
+        return (say.record_if_meant.format(title=title) + "\n\n" if hedged else "") + block
     if paper.is_unpublished:
         return say.record_unpublished.format(title=title, where=paper.venue_year or "?",
                                              outcome=paper.outcome)
@@ -556,6 +560,7 @@ def _unanswered(form: Form, retrieval: Retrieval, *, question: str, retriever: R
         missing = "" if leads else str(judged.get("missing_method") or "")
         text = near_miss_text(form, closest, embedder=retriever.store.embedder,
                               missing=missing, across_languages=retrieval.multilingual,
+                              judged=str(fields.get("search_query") or ""),
                               sides=tuple(judged.get("sides") or ("not_found",) * leads)
                               if leads else ())
         citations = [Citation(n, rp.paper) for n, rp in enumerate(closest, 1)]
@@ -564,7 +569,8 @@ def _unanswered(form: Form, retrieval: Retrieval, *, question: str, retriever: R
         say = for_form(form)
         text = (say.nothing_asked.format(asked=quoted(form.question)) if form.asks_nothing
                 else say.unreadable if unreadable
-                else say.refusal.format(n=n, asked=quoted_topic(form.question)))
+                else say.refusal.format(n=n, asked=quoted_topic(
+                    form.question, judged=str(fields.get("search_query") or ""))))
         citations = []
     return Answer(question, text, answerer.backend, answerer.model, citations,
                   retrieval.papers, True, **fields)

@@ -113,6 +113,32 @@ def test_every_named_paper_gives_its_record_when_asked(bundled, embedder):
         assert "The paper list has" not in plain.text and "```" not in plain.text
 
 
+TOPICS = ["watermarking images", "compressing diffusion models", "speech quantization",
+          "image super-resolution", "low-bit quantization of vision transformers",
+          "reinforcement learning for reasoning", "robot grasping", "video generation"]
+
+
+def test_a_bibtex_entry_after_a_hedged_answer_says_whose_it_is(bundled, embedder):
+    """Asked for the BibTeX of a paper on a topic the list may not hold, a hedged answer (the
+    closest match) gives the closest paper's entry only as that: "If **T** is the paper you
+    mean, its entry:" before it; a confident answer's entry stands alone."""
+    answerer = ExtractiveAnswerer(embedder=embedder)
+    seen = {True: 0, False: 0}
+    questions = [f"Give me the BibTeX for the paper on {t}" for t in TOPICS] + [
+        f"How do I cite the {name} paper?" for name, _ in NAMED]
+    for question in questions:
+        said = answer(question, retriever=bundled, answerer=answerer, ground=False)
+        if "```bibtex" not in said.text:
+            assert said.outcome != "answered", question  # a near miss or refusal: no entry
+            continue
+        sure = said.to_dict()["confident"]
+        seen[sure] += 1
+        title = said.citations[0].paper.display_title
+        caveat = f"If **{title}** is the paper you mean, its entry:\n\n```bibtex"
+        assert (caveat in said.text) == (not sure), (question, said.text)
+    assert seen[True] >= len(NAMED) and seen[False] >= 2, seen
+
+
 def test_a_rejected_submission_is_said_to_be_one(module_retriever_over, embedder):
     rejected = Paper("r1", "GateNet: binary gates for recurrent networks",
                      "We propose GateNet, which pushes recurrent gates towards 0 or 1.",

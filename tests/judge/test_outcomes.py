@@ -187,11 +187,16 @@ def test_a_question_pinned_to_one_paper_names_it_as_the_answer(bundled_store, em
      "reward hacking and over-optimization of reward models in RLHF"),
     ("Are there any papers about coral reef bleaching?", "coral reef bleaching"),
     ("Any work on medieval French poetry?", "medieval French poetry"),
+    # an instruction, judged as the question it asks ("Which paper is about X?")
+    ("How do I cite the paper on robot cloth folding?", "robot cloth folding"),
+    ("Give me the BibTeX for the paper on protein folding", "protein folding"),
+    ("Summarize the paper on medieval French poetry", "medieval French poetry"),
 ])
 def test_nothing_here_says_the_topic_a_question_for_papers_on_it_names(bundled_store, question,
                                                                          topic):
-    """A near miss or a refusal of "Is there a paper on X?" says nothing here is about “X”,
-    not about “Is there a paper on X” (one asked in other words is quoted whole)."""
+    """A near miss or a refusal of "Is there a paper on X?" (or of an instruction judged as
+    "Which paper is about X?") says nothing here is about “X”, not about “Is there a paper on
+    X” (one asked in other words is quoted whole)."""
     offline = build_answerer(load_settings(backend="extractive"), embedder=bundled_store.embedder)
     result = answer(question, retriever=Retriever(store=bundled_store), answerer=offline)
     assert result.outcome in ("near_miss", "refused"), result.text
