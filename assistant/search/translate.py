@@ -65,9 +65,20 @@ paper 想 想要 要 找 找到 查 请 能 能否 能不能 可以 可能 会 �
 讲 谈 谈谈 聊 总结 概括 概述 简述 告诉 帮
 """
 # ... the last line: how an instruction asks ("给我讲讲量化相关的论文" searched "speech
-# quantization", "总结一下DyPE这篇论文" "sum up DyPE"); "解释" stays, a field's word
-# ("解释方法": explanation methods)
+# quantization", "总结一下DyPE这篇论文" "sum up DyPE"); "解释" and "说明" only where they ask
+# (``_asks``)
 STOP = frozenset(_STOP_WORDS.split())
+# "解释" and "说明" ask ("explain") when they open the question, follow who is asked ("请解释",
+# "给我解释") or take "一下" ("解释一下 VGS 的方法" was searched "interpret VGS method"); elsewhere
+# they are a field's word ("解释方法": explanation methods)
+_EXPLAIN = frozenset({"解释", "说明"})
+_ASKS_BEFORE = frozenset({"请", "能", "我", "给", "帮", "你", "您", "可以", "能否"})
+
+
+def _asks(pieces: Sequence[str], i: int) -> bool:
+    """Is ``pieces[i]`` how the question asks ("请解释一下"), not what it asks about?"""
+    return pieces[i] in _EXPLAIN and (
+        i == 0 or pieces[i - 1] in _ASKS_BEFORE or pieces[i + 1:i + 2] in (["一下"], ["下"]))
 # Chinese, or a name (its accented letters too: "CPMöbius")
 _RUN = re.compile(r"[\u3400-\u9fff]+|[A-Za-z0-9\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f]"
                   r"[A-Za-z0-9\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\-+.]*%?")
@@ -210,7 +221,9 @@ def translate(question: str, *, stems: Stems, postings: Postings, chunks: int,
     gloss in ``query``: the decision then sees a word of the question the collection lacks, as
     it would in English ("指数基金定投" over ML papers is not a question about "fix")."""
     words = lexicon() if words is None else words
-    pieces = [p for p in segment(question, words) if p not in STOP and p.lower() not in STOP]
+    cut = segment(question, words)
+    pieces = [p for i, p in enumerate(cut)
+              if p not in STOP and p.lower() not in STOP and not _asks(cut, i)]
     slots: list[tuple[str, list[tuple[str, np.ndarray]]]] = []  # word -> [(gloss, chunks)]
     order: list[tuple[str, int | str]] = []  # ("slot", i) | ("absent", gloss) | ("latin", word)
     unknown: list[str] = []

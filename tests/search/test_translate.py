@@ -178,6 +178,20 @@ def test_a_chinese_instruction_searches_its_topic_not_how_it_asks(bundled_store)
     assert one.search_query == "DyPE" and "DyPE" in one.citations[0].paper.title
 
 
+def test_explain_is_how_a_chinese_question_asks_only_where_it_asks(bundled_store):
+    """ "请解释一下 VGS 的方法" (please explain VGS's method) searched "interpret VGS method" and
+    was answered hedged; "解释" asks where it opens the question, follows who is asked or takes
+    "一下", and is a field's word elsewhere ("解释方法": explanation methods)."""
+    for asked, query in (("请解释一下 VGS 的方法", "VGS method"),
+                         ("解释一下 DyPE 是怎么工作的", "DyPE"),
+                         ("给我解释 IPMark", "IPMark"), ("请说明一下 IPMark", "IPMark")):
+        said = _ask(bundled_store, asked)
+        assert said.search_query == query, (asked, said.search_query)
+        assert said.confident and query.split()[0] in said.citations[0].paper.title, asked
+    field = _ask(bundled_store, "有哪些解释方法的论文")
+    assert field.search_query.startswith("interpret"), field.search_query
+
+
 def test_a_chinese_off_domain_question_is_refused_in_chinese(bundled_store):
     result = _ask(bundled_store, "去西藏旅游怎么预防高原反应？")
     assert result.outcome == "refused" and result.text.startswith("已索引的论文不能回答")
