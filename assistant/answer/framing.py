@@ -46,6 +46,10 @@ class Framing:
     nothing_here: str  # {asked}
     # a question that sifts the {m} papers a recent answer listed ("which of them use X?")
     sifted_note: str  # {m}: what was searched, before any answer to such a question
+    # "papers on X that do not use Y": {n} {papers} {thing}, said before the list; {thing}
+    # when none of the papers found mentions it
+    left_out: str
+    left_none: str
     listing_sifted: str  # {n}
     one_sifted: str  # {title} {where}: the one of them that bears on it
     nothing_sifted: str  # {asked}
@@ -107,6 +111,10 @@ ENGLISH = Framing(
     nothing_here="Nothing in this collection is about “{asked}”. The closest papers, none of "
                  "which answers it:",
     sifted_note="(Searched only the {m} papers listed before.)",
+    left_out=("(Left out: {n} {papers} the search found whose title or abstract mentions "
+              "“{thing}”; a paper whose abstract does not mention it may still use it.)"),
+    left_none=("(None of the papers the search found mentions “{thing}” in its title or "
+               "abstract; one may still use it.)"),
     listing_sifted="{n} of them bear on this, best first:",
     one_sifted="One of them bears on this: **{title}**{where} [1].",
     nothing_sifted="None of them is about “{asked}”. The closest of them:",
@@ -183,6 +191,9 @@ CHINESE = Framing(
     listing_author_one="本文集中 {author} 的论文有 1 篇：",
     nothing_here="本文集中没有论文是关于“{asked}”的。最接近的几篇（都不能回答这个问题）：",
     sifted_note="（只在前面列出的 {m} 篇论文中查找。）",
+    left_out=("（已排除搜索到的 {n} 篇标题或摘要提到“{thing}”的论文；摘要未提及的论文"
+              "仍可能使用它。）"),
+    left_none="（搜索到的论文中，没有一篇在标题或摘要中提到“{thing}”；但仍可能有论文使用它。）",
     listing_sifted="其中有 {n} 篇与此相关，按相关程度排列：",
     one_sifted="其中有一篇与此相关：**{title}**{where} [1]。",
     nothing_sifted="其中没有论文是关于“{asked}”的。最接近的几篇：",

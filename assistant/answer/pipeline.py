@@ -46,11 +46,13 @@ from assistant.judge.decision import (
     weighed,
 )
 from assistant.judge.relevance import Relevance
+from assistant.judge.uses import uses
 from assistant.judge.verifier import Remembered
 from assistant.paper import Paper
 from assistant.query import (
     aspects,
     collection_ask,
+    exclusion,
     field_ask,
     numbered,
     similar_ask,
@@ -84,6 +86,9 @@ NEAR_MISS_PAPERS = 3
 SURVEY_K = 20
 AUTHOR_LIST = 50  # an author's papers listed at most (the newest)
 SIMILAR_K = 10  # papers listed for "papers similar to X" (as `assistant similar`)
+# "papers on X that do not use Y": the papers on X searched, those using Y left out of them
+EXCLUSION_POOL = 2 * SURVEY_K
+NO_PAPER = "\x00none"  # a paper id no paper has: every paper on X uses Y
 # what a question that asks only for an author's papers says besides the name (stems):
 # "What did X publish?", "Which papers by X are in the collection?", "X's publications"
 _ONLY_THEIRS = frozenset(["did", "doe", "has", "have", "had", "were", "was", "me", "all", "els",
@@ -114,6 +119,8 @@ class Searched:
     # what was searched and judged: the query without the filters, the count, the request or
     # the instruction read from it ("Summarize the DyPE paper" -> "Which paper is about DyPE?")
     judged: str = ""
+    # "papers on X that do not use Y": Y, and the papers on X left out for using it
+    left_out: tuple[str, int] | None = None
 
 
 def asked(question: str) -> str:
@@ -192,8 +199,20 @@ def searched(question: str, search_query: str, *, retriever: Retriever, k: int =
         asked_form = replace(asked_form, listing=True, survey=True,
                              query=f"Which papers are about {on.group(1)}?" if on
                              else asked_form.query)
+    left_out = None
+    if not (form.cjk or form.sides or form.follow_up or asked_form.by_author) and (
+            ex := exclusion.read(query_filters.stripped(form.query, applied))) is not None:
+        # "Which papers on robot grasping do not use reinforcement learning?": the topic's
+        # papers, those whose abstracts use the excluded thing left out (listed first, they
+        # answered the opposite of the question), judged on the topic alone
+        pool = retriever.search(ex.asked, k=EXCLUSION_POOL, filters=filters).papers
+        kept = [rp.paper.paper_id for rp in pool if not uses(rp.paper, ex.excluded)]
+        left_out = (ex.excluded, len(pool) - len(kept))
+        filters = replace(filters or Filters(), paper_ids=kept or [NO_PAPER])
+        asked_form = replace(asked_form, listing=True, survey=True, query=ex.asked)
     found = _search_and_decide(asked_form, retriever=retriever, k=k, filters=filters)
-    if applied and found.verdict.outcome != "answered":
+    found.left_out = left_out
+    if applied and found.verdict.outcome != "answered" and left_out is None:
         # a filter read from the question must never hide the answer ("trained on CoNLL
         # 2003" is no year filter): without it, does the collection answer?
         wider = _search_and_decide(form, retriever=retriever, k=k, filters=explicit)
@@ -355,6 +374,11 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     note = query_filters.notice(found.applied, found.dropped, chinese=is_chinese(question))
     if form.sifts:  # "which of them ...?": said before any answer, one paper's too
         note = " ".join(filter(None, [for_form(form).sifted_note.format(m=form.sifts), note]))
+    if found.left_out is not None:  # "papers on X that do not use Y": how many were left out
+        thing, n = found.left_out
+        said = for_form(form).left_out if n else for_form(form).left_none
+        note = " ".join(filter(None, [note, said.format(
+            n=n, thing=thing, papers="paper" if n == 1 else "papers")]))
     if leads and decision.missing and decision.outcome != "refused":  # "Compare PPO and SAC"
         say = for_form(form)  # one name, or several ("PPO, SAC and TD3")
         told = say.sides_not_introduced if " and " in decision.missing else \
