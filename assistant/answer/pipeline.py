@@ -376,8 +376,8 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
         note = " ".join(filter(None, [for_form(form).sifted_note.format(m=form.sifts), note]))
     if found.left_out is not None:  # "papers on X that do not use Y": how many were left out
         thing, n = found.left_out
-        said = for_form(form).left_out if n else for_form(form).left_none
-        note = " ".join(filter(None, [note, said.format(
+        told = for_form(form).left_out if n else for_form(form).left_none
+        note = " ".join(filter(None, [note, told.format(
             n=n, thing=thing, papers="paper" if n == 1 else "papers")]))
     if leads and decision.missing and decision.outcome != "refused":  # "Compare PPO and SAC"
         say = for_form(form)  # one name, or several ("PPO, SAC and TD3")
