@@ -93,7 +93,7 @@ NO_PAPER = "\x00none"  # a paper id no paper has: every paper on X uses Y
 # "What did X publish?", "Which papers by X are in the collection?", "X's publications"
 _ONLY_THEIRS = frozenset(["did", "doe", "has", "have", "had", "were", "was", "me", "all", "els",
                           "other", "collect", "here", "public", "co", "list", "show", "wrote",
-                          "work", "written", "publish", "author", "store", "index"])
+                          "work", "written", "write", "publish", "author", "store", "index"])
 # asks what an author has published (on something): their papers, not one paper
 _WHAT_THEY_PUBLISHED = re.compile(r"\b(?:publish(?:ed|es)?|wr(?:ite|ote|itten|ites)|"
                                   r"(?:has|have|had)\s+(?:done|worked)|work(?:ed|s)?\s+on|"

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -123,15 +124,16 @@ NAME_WORDS = 5  # the longest name read
 
 
 def named_author(question: str, names: Callable[[], Mapping[str, str]]) -> str | None:
-    """The one author of the store the question names in full (the list's spelling), or None.
-    ``names`` (the store's, ``ChunkIndex.author_names``) is read only when the question holds
-    two capitalised words in a row."""
+    """The one author of the store the question names in full (the list's spelling), or by
+    surname alone where it asks for someone's papers (``by_surname``), or None. ``names`` (the
+    store's, ``ChunkIndex.author_names``) is read only when the question holds two
+    capitalised words in a row, or such a form."""
     tokens = [(m.group(0).rstrip(".").removesuffix("'s").removesuffix("’s"), m.start())
               for m in _TOKEN.finditer(question)]
     capital = [t[:1].isupper() or t.lower() in _PARTICLES for t, _ in tokens]
     if not any(a and b and t1[:1].isupper() and t2[:1].isupper() for a, b, (t1, _), (t2, _)
                in zip(capital, capital[1:], tokens, tokens[1:], strict=False)):
-        return None
+        return by_surname(question, names)
     known = names()
     found: dict[str, str] = {}
     i = 0
@@ -151,7 +153,41 @@ def named_author(question: str, names: Callable[[], Mapping[str, str]]) -> str |
             i += hit[0]
         else:
             i += 1
-    return next(iter(found.values())) if len(found) == 1 else None
+    if len(found) == 1:
+        return next(iter(found.values()))
+    return by_surname(question, names) if not found else None
+
+
+# a surname alone names an author where the question asks for someone's papers ("Papers by
+# Bubeck", "What did Srebro publish?", "Srebro's papers on SGD"): it was searched as a topic
+_SURNAME = r"[A-Z][\w'’-]+"
+_BY_SURNAME = re.compile(
+    rf"\b(?i:papers?|works?|articles?|publications?|anything|something|written|published|"
+    rf"authored|co-?authored)\s+(?i:by)\s+(?P<a>{_SURNAME})(?![\w'’-]|\s+[A-Z])"
+    rf"|\b(?i:did|has|have|does)\s+(?P<b>{_SURNAME})\s+(?i:write|written|publish|published|"
+    rf"author|authored|work\s+on|worked\s+on)\b"
+    rf"|(?<![\w'’-])(?P<c>{_SURNAME})['’]s\s+(?i:papers?|works?|publications?|research)\b")
+
+
+def by_surname(question: str, names: Callable[[], Mapping[str, str]]) -> str | None:
+    """The one author of the store whose surname the question names as whose papers it asks
+    for, or None (no such form, or no author or several authors here with that surname)."""
+    m = _BY_SURNAME.search(question)
+    if m is None:
+        return None
+    surname = next(g for g in m.groups() if g).removesuffix("'s").removesuffix("’s")
+    known = {said for said in names().values() if said.lower().split()[-1] == surname.lower()}
+    if len({_folded(said) for said in known}) != 1:
+        return None
+    # one author, perhaps spelt two ways ("Sébastien Bubeck", "Sebastien Bubeck"): the filter
+    # (a part of a name) is the surname then, which both spellings hold
+    return next(iter(known)) if len(known) == 1 else next(iter(known)).split()[-1]
+
+
+def _folded(name: str) -> str:
+    """``name`` in lower case without its accents."""
+    return "".join(c for c in unicodedata.normalize("NFKD", name.lower())
+                   if not unicodedata.combining(c))
 
 
 def infer(question: str, *, venues: Iterable[str], years: Iterable[int],
@@ -211,10 +247,10 @@ def leftover(query: str, applied: dict[str, Any]) -> str:
         out = out.replace(said, " ") if said else re.sub(
             rf"(?<!\d)(?:{years})(?!\d)(?:\s+years?)?(?:\s+(?:after|before|since|later|"
             r"earlier|onwards?|ago))?", " ", out, flags=re.IGNORECASE)
-    if applied.get("author"):  # as said: in full, or its first and last word
+    if applied.get("author"):  # as said: in full, its first and last word, or its last
         words = str(applied["author"]).split()
         middle = rf"(?:\s+\S+){{0,{max(0, len(words) - 2)}}}"
-        out = re.sub(rf"(?:\bby\s+)?(?<![\w-]){re.escape(words[0])}{middle}\s+"
+        out = re.sub(rf"(?:\bby\s+)?(?<![\w-])(?:{re.escape(words[0])}{middle}\s+)?"
                      rf"{re.escape(words[-1])}"
                      r"(?:'s|’s)?(?![\w-])", " ", out, flags=re.IGNORECASE)
     return " ".join(out.split())

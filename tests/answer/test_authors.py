@@ -118,6 +118,42 @@ def test_an_author_named_in_full_is_read_as_a_filter(retriever, question, author
     assert named_author(question, retriever.author_names) == author
 
 
+@pytest.mark.parametrize(("question", "author"), [
+    ("Papers by Lindqvist", "Peter Lindqvist"),
+    ("What did Lindqvist publish?", "Peter Lindqvist"),
+    ("Lindqvist's papers on rotation", "Peter Lindqvist"),
+    ("Which papers did Wei write?", "Lin Wei"),
+    ("Papers by Okafor", None),  # two authors here have that surname
+    ("How does Lindqvist rotation work?", None),  # no one's papers asked for
+    ("Which methods do papers by Gaussian processes use?", None),  # no author so named
+])
+def test_a_surname_alone_names_an_author_where_someones_papers_are_asked_for(retriever,
+                                                                              question, author):
+    """ "Papers by Bubeck", "What did Srebro publish?" were searched as topics (a near miss, a
+    refusal): a surname is an author where the question asks for someone's papers and one
+    author here has it."""
+    from assistant.search.query_filters import named_author
+
+    assert named_author(question, retriever.author_names) == author
+
+
+def test_a_surname_lists_the_authors_papers(retriever, retriever_over, embedder):
+    answerer = ExtractiveAnswerer(embedder=embedder)
+    result = answer("What did Lindqvist publish?", retriever=retriever, answerer=answerer)
+    assert result.outcome == "answered" and result.filters_read == {"author": "Peter Lindqvist"}
+    assert [c.paper.paper_id for c in result.citations] == ["tactile"]
+    # one author spelt two ways ("Sébastien Bubeck", "Sebastien Bubeck"): both spellings' papers
+    spelt = [Paper("m1", "Bandits with delayed feedback", "We study delayed bandits.",
+                   ["Sébastien Moreau"], "COLT", 2014),
+             Paper("m2", "Convex bodies and online learning", "We study online learning.",
+                   ["Sebastien Moreau", "H. Other"], "COLT", 2016),
+             Paper("m3", "Kernel methods", "We study kernels.", ["H. Other"], "COLT", 2015)]
+    both = answer("Papers by Moreau", retriever=retriever_over(spelt, collection="spelt"),
+                  answerer=answerer)
+    assert both.filters_read == {"author": "Moreau"}
+    assert [c.paper.paper_id for c in both.citations] == ["m2", "m1"], both.text
+
+
 def test_a_short_form_two_authors_share_names_neither(retriever):
     """"Ada Okafor" is an author's full name here; "Ada M. Okafor" is another spelling, whose
     first and last words are the same: the short form stays with the full name."""
