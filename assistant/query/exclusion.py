@@ -27,9 +27,10 @@ _PAPERS = r"(?:papers?|works?|methods?|approaches|studies|research)"
 _ON = r"(?:on|about|for|in|into)"
 _NOT = r"(?:do|does|did)(?:n't|\s+not)"
 _USE = (r"(?:use|rely\s+on|need|require|involve|employ|make\s+use\s+of|depend\s+on|"
-        r"are\s+based\s+on)")
+        r"are\s+based\s+on|assume|exploit|leverage|utili[sz]e|apply)")
 _WITHOUT = (r"(?:without(?:\s+(?:using|the\s+use\s+of|relying\s+on|requiring|needing|any))?|"
-            r"not\s+(?:using|based\s+on|relying\s+on|requiring)|that\s+avoids?(?:\s+using)?|"
+            r"not\s+(?:using|based\s+on|relying\s+on|requiring|assuming)|"
+            r"that\s+avoids?(?:\s+using)?|"
             r"other\s+than)")
 _END = r"\s*[?.!]*$"
 _FORMS = [

@@ -27,6 +27,8 @@ READ = {
                                                                      "anchors"),
     "Show me methods for domain adaptation that don't require target labels":
         ("domain adaptation", "target labels"),
+    "Which papers on online learning do not assume convexity?": ("online learning",
+                                                                 "convexity"),
 }
 # a question describing one paper says what it does without: read as asked
 AS_ASKED = ["Is there a method to train GANs without labels?",
