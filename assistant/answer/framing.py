@@ -50,6 +50,8 @@ class Framing:
     # when none of the papers found mentions it
     left_out: str
     left_none: str
+    # "Papers by Smith", several authors here Smiths: {n} {surname} {names} {first}
+    namesakes: str
     listing_sifted: str  # {n}
     one_sifted: str  # {title} {where}: the one of them that bears on it
     nothing_sifted: str  # {asked}
@@ -115,6 +117,8 @@ ENGLISH = Framing(
               "“{thing}”; a paper whose abstract does not mention it may still use it.)"),
     left_none=("(None of the papers the search found mentions “{thing}” in its title or "
                "abstract; one may still use it.)"),
+    namesakes=("({n} authors here have the surname {surname}: {names}. Name one in full to "
+               "see their papers: “Papers by {first}”.)"),
     listing_sifted="{n} of them bear on this, best first:",
     one_sifted="One of them bears on this: **{title}**{where} [1].",
     nothing_sifted="None of them is about “{asked}”. The closest of them:",
@@ -194,6 +198,7 @@ CHINESE = Framing(
     left_out=("（已排除搜索到的 {n} 篇标题或摘要提到“{thing}”的论文；摘要未提及的论文"
               "仍可能使用它。）"),
     left_none="（搜索到的论文中，没有一篇在标题或摘要中提到“{thing}”；但仍可能有论文使用它。）",
+    namesakes="（这里有 {n} 位作者姓 {surname}：{names}。请写出全名，例如“Papers by {first}”。）",
     listing_sifted="其中有 {n} 篇与此相关，按相关程度排列：",
     one_sifted="其中有一篇与此相关：**{title}**{where} [1]。",
     nothing_sifted="其中没有论文是关于“{asked}”的。最接近的几篇：",

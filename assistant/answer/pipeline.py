@@ -89,6 +89,7 @@ SIMILAR_K = 10  # papers listed for "papers similar to X" (as `assistant similar
 # "papers on X that do not use Y": the papers on X searched, those using Y left out of them
 EXCLUSION_POOL = 2 * SURVEY_K
 NO_PAPER = "\x00none"  # a paper id no paper has: every paper on X uses Y
+NAMESAKES_SHOWN = 4  # authors named when a surname asked about is several authors'
 # what a question that asks only for an author's papers says besides the name (stems):
 # "What did X publish?", "Which papers by X are in the collection?", "X's publications"
 _ONLY_THEIRS = frozenset(["did", "doe", "has", "have", "had", "were", "was", "me", "all", "els",
@@ -121,6 +122,8 @@ class Searched:
     judged: str = ""
     # "papers on X that do not use Y": Y, and the papers on X left out for using it
     left_out: tuple[str, int] | None = None
+    # "Papers by Smith" where several authors here are Smiths: the surname and their names
+    namesakes: tuple[str, list[str]] | None = None
 
 
 def asked(question: str) -> str:
@@ -210,14 +213,20 @@ def searched(question: str, search_query: str, *, retriever: Retriever, k: int =
         left_out = (ex.excluded, len(pool) - len(kept))
         filters = replace(filters or Filters(), paper_ids=kept or [NO_PAPER])
         asked_form = replace(asked_form, listing=True, survey=True, query=ex.asked)
+    namesakes = None
+    if not applied.get("author") and not (explicit and explicit.author) and infer_filters:
+        people = query_filters.surname_asked(question, retriever.author_names)
+        if people is not None and len(people[1]) > 1:  # no one filter: say who they are
+            namesakes = (people[0], [spellings[0] for spellings in people[1]])
     found = _search_and_decide(asked_form, retriever=retriever, k=k, filters=filters)
-    found.left_out = left_out
+    found.left_out, found.namesakes = left_out, namesakes
     if applied and found.verdict.outcome != "answered" and left_out is None:
         # a filter read from the question must never hide the answer ("trained on CoNLL
         # 2003" is no year filter): without it, does the collection answer?
         wider = _search_and_decide(form, retriever=retriever, k=k, filters=explicit)
         if wider.verdict.outcome == "answered":
             wider.dropped, wider.form, wider.respelt = applied, form, respelt
+            wider.namesakes = namesakes
             wider.judged = form.query
             return wider
     found.applied, found.respelt, found.judged = applied, respelt, asked_form.query
@@ -374,6 +383,12 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     note = query_filters.notice(found.applied, found.dropped, chinese=is_chinese(question))
     if form.sifts:  # "which of them ...?": said before any answer, one paper's too
         note = " ".join(filter(None, [for_form(form).sifted_note.format(m=form.sifts), note]))
+    if found.namesakes is not None:  # "Papers by Smith": several Smiths, none read
+        surname, people = found.namesakes
+        note = " ".join(filter(None, [note, for_form(form).namesakes.format(
+            n=len(people), surname=surname, first=people[0],
+            names=", ".join(people[:NAMESAKES_SHOWN]) + (", ..." if len(people) >
+                                                         NAMESAKES_SHOWN else ""))]))
     if found.left_out is not None:  # "papers on X that do not use Y": how many were left out
         thing, n = found.left_out
         told = for_form(form).left_out if n else for_form(form).left_none

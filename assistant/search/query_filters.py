@@ -172,16 +172,28 @@ _BY_SURNAME = re.compile(
 def by_surname(question: str, names: Callable[[], Mapping[str, str]]) -> str | None:
     """The one author of the store whose surname the question names as whose papers it asks
     for, or None (no such form, or no author or several authors here with that surname)."""
+    asked = surname_asked(question, names)
+    if asked is None or len(asked[1]) != 1:
+        return None
+    _, (person,) = asked
+    # one author, perhaps spelt two ways ("Sébastien Bubeck", "Sebastien Bubeck"): the filter
+    # (a part of a name) is the surname then, which both spellings hold
+    return person[0] if len(person) == 1 else person[0].split()[-1]
+
+
+def surname_asked(question: str, names: Callable[[], Mapping[str, str]]
+                  ) -> tuple[str, list[list[str]]] | None:
+    """The surname whose papers the question asks for ("Papers by Smith") and the authors here
+    who have it, one list of spellings a person (accents aside), or None (no such form)."""
     m = _BY_SURNAME.search(question)
     if m is None:
         return None
     surname = next(g for g in m.groups() if g).removesuffix("'s").removesuffix("’s")
-    known = {said for said in names().values() if said.lower().split()[-1] == surname.lower()}
-    if len({_folded(said) for said in known}) != 1:
-        return None
-    # one author, perhaps spelt two ways ("Sébastien Bubeck", "Sebastien Bubeck"): the filter
-    # (a part of a name) is the surname then, which both spellings hold
-    return next(iter(known)) if len(known) == 1 else next(iter(known)).split()[-1]
+    people: dict[str, list[str]] = {}
+    for said in sorted(set(names().values())):
+        if said.lower().split()[-1] == surname.lower():
+            people.setdefault(_folded(said), []).append(said)
+    return surname, list(people.values())
 
 
 def _folded(name: str) -> str:

@@ -154,6 +154,20 @@ def test_a_surname_lists_the_authors_papers(retriever, retriever_over, embedder)
     assert [c.paper.paper_id for c in both.citations] == ["m2", "m1"], both.text
 
 
+def test_a_surname_several_authors_have_says_who_they_are(retriever, embedder):
+    """ "Papers by Okafor" where two authors here are Okafors: no filter, and the answer says
+    who they are and how to name one (it was a bare near miss quoting the question)."""
+    result = answer("Papers by Okafor", retriever=retriever,
+                    answerer=ExtractiveAnswerer(embedder=embedder))
+    assert not result.filters_read
+    assert result.text.startswith("(2 authors here have the surname Okafor: Ada M. Okafor, Ada "
+                                  "Okafor. Name one in full to see their papers: “Papers by "
+                                  "Ada M. Okafor”.)"), result.text
+    one = answer("Papers by Lindqvist", retriever=retriever,
+                 answerer=ExtractiveAnswerer(embedder=embedder))
+    assert "have the surname" not in one.text
+
+
 def test_a_short_form_two_authors_share_names_neither(retriever):
     """"Ada Okafor" is an author's full name here; "Ada M. Okafor" is another spelling, whose
     first and last words are the same: the short form stays with the full name."""
