@@ -218,7 +218,8 @@ def searched(question: str, search_query: str, *, retriever: Retriever, k: int =
         people = query_filters.surname_asked(question, retriever.author_names)
         if people is not None and len(people[1]) > 1:  # no one filter: say who they are
             namesakes = (people[0], [spellings[0] for spellings in people[1]])
-    found = _search_and_decide(asked_form, retriever=retriever, k=k, filters=filters)
+    found = _search_and_decide(asked_form, retriever=retriever, k=k, filters=filters,
+                               sifted=left_out is not None)
     found.left_out, found.namesakes = left_out, namesakes
     if applied and found.verdict.outcome != "answered" and left_out is None:
         # a filter read from the question must never hide the answer ("trained on CoNLL
@@ -254,7 +255,10 @@ def _in_english(question: str, search_query: str, form: Form, retriever: Retriev
 
 
 def _search_and_decide(form: Form, *, retriever: Retriever, k: int,
-                       filters: Filters | None) -> Searched:
+                       filters: Filters | None, sifted: bool = False) -> Searched:
+    """``sifted``: ``filters.paper_ids`` are papers the question is judged among, not papers
+    the user picked (which are answered): a sifting turn's ("which of them ...?"), or the
+    topic's papers left after an exclusion ("papers on X that do not use Y")."""
     diversity = retriever.mmr_lambda if form.listing else None
     if form.listing:  # a survey lists every paper the decision calls on topic among more
         k = max(k, SURVEY_K)
@@ -272,7 +276,7 @@ def _search_and_decide(form: Form, *, retriever: Retriever, k: int,
                                        lead=side_leads(index=retriever.index(), verifier=read))
     verdict = decide(form, retrieval.papers, index=retriever.index(), sides=sides,
                      multilingual=retrieval.multilingual,
-                     picked=bool(filters and filters.paper_ids) and not form.sifts,
+                     picked=bool(filters and filters.paper_ids) and not (form.sifts or sifted),
                      verifier=read)
     if form.by_author:  # every one of the author's papers, newest first, whatever it matched
         verdict = replace(verdict, relevance=verdict.relevance.scoped(
@@ -389,7 +393,8 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
             n=len(people), surname=surname, first=people[0],
             names=", ".join(people[:NAMESAKES_SHOWN]) + (", ..." if len(people) >
                                                          NAMESAKES_SHOWN else ""))]))
-    if found.left_out is not None:  # "papers on X that do not use Y": how many were left out
+    if found.left_out is not None and decision.outcome != "refused":  # "papers on X that do
+        # not use Y": how many were left out (nothing to say when nothing here is on X)
         thing, n = found.left_out
         told = for_form(form).left_out if n else for_form(form).left_none
         note = " ".join(filter(None, [note, told.format(

@@ -91,6 +91,13 @@ def test_papers_that_use_the_excluded_thing_are_left_out_and_counted(grasping, e
                     r"mentions “reinforcement learning”", said.text)
     assert left and int(left.group(1)) >= 2, said.text
     assert said.to_dict()["search_query"] == "Which papers are about robot grasping?"
+    # the papers left are judged on the topic, not answered as papers the user picked: a
+    # topic nothing here is on is refused as "Which papers are about X?" is
+    for off in ("Which papers on sourdough baking do not use yeast?",
+                "Papers on medieval French poetry without rhyme"):
+        refused = answer(off, retriever=grasping, answerer=answerer)
+        assert refused.outcome == "refused" and not refused.citations, refused.text
+        assert not refused.text.startswith("("), refused.text
     plain = answer("Which papers are about robot grasping?", retriever=grasping,
                    answerer=answerer)  # asked without the exclusion, they are listed
     assert {"rl1", "rl2"} & {c.paper.paper_id for c in plain.citations}
