@@ -642,9 +642,6 @@ def like_this(paper: Paper, question: str, *, retriever: Retriever, k: int) -> A
     return result
 
 
-_HOW_MANY = re.compile(r"^\W*how\s+(?:many|much)\b", re.IGNORECASE)
-
-
 def over_the_years(question: str, ask: trend_ask.TrendAsk, *, retriever: Retriever,
                    filters: Filters | None = None) -> Answer | None:
     """A question about a topic over the years, answered by ``answer.trend``: the chart and
@@ -665,7 +662,7 @@ def over_the_years(question: str, ask: trend_ask.TrendAsk, *, retriever: Retriev
     found = trend(topic or ask.topic, index=retriever.index(), embedder=retriever.store.embedder,
                   start=ask.start, end=ask.end, venue=venue)
     if not found.members and any(y.total for y in found.years) and (
-            ask.order or _HOW_MANY.match(question)):
+            ask.order or ask.count):
         return None
     result = (ordered_answer(found, ask.order, question=question, papers=retriever.papers)
               if ask.order else trend_answer(found, question=question, papers=retriever.papers))

@@ -98,8 +98,11 @@ class TrendAsk:
     # "the most recent papers on X" ("newest"), "the first paper on X" ("oldest"): the topic's
     # papers in that order, not its chart
     order: str = ""
+    # "how many papers on X are there?": the count of the topic's papers asked for
+    count: bool = False
 
 
+_HOW_MANY = re.compile(r"^\W*how\s+(?:many|much)\b", re.IGNORECASE)
 # a verb after the topic asks something of the paper ("what does the latest paper on X report?")
 _ASKED_OF_IT = frozenset(("report", "reports", "achieve", "achieves", "use", "uses", "propose",
                           "proposes", "claim", "claims", "say", "says", "conclude", "concludes",
@@ -169,5 +172,5 @@ def read(question: str) -> TrendAsk | None:
                                 " ", m.group("t"), flags=re.IGNORECASE))
         if a_topic(topic):
             start, end = years_of(q)
-            return TrendAsk(topic, start, end)
+            return TrendAsk(topic, start, end, count=bool(_HOW_MANY.match(q)))
     return None
