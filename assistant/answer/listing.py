@@ -89,6 +89,11 @@ def _papers(t: Trend) -> str:
     return f"{t.papers:,} {_venue(t.venue)} papers" if t.venue else f"{t.papers:,} papers"
 
 
+def _span(start: int, end: int) -> str:
+    """A period's years: "2015–2018", or "2020" when it is one year."""
+    return f"{start}–{end}" if end > start else f"{start}"
+
+
 def _years(known: Sequence[Year]) -> str:
     first, last = known[0].year, known[-1].year
     return f"from {first} to {last}" if last > first else f"of {first}"
@@ -103,16 +108,23 @@ def _share(t: Trend, start: int, end: int) -> float:
 YEARLESS_NAMED = 5  # the surest papers named of a topic in a collection without years
 
 
-def peak(known: Sequence[Year]) -> str:
+def peak(known: Sequence[Year], *, chinese: bool = False) -> str:
     """The year (or years) with the most papers on the topic, and the year of its largest
     share when that is another ("which year had the most papers on X?"); a year of few papers
     has no say in the share."""
     most = max(y.members for y in known)
     tops = [y.year for y in known if y.members == most]
-    said = " and ".join(map(str, tops)) if len(tops) <= 3 else f"{len(tops)} years"
-    line = f"The most papers on it in one year: {most} ({said})."
     steady = [y for y in known if not y.few] or list(known)
     widest = max(steady, key=lambda y: (y.share, y.members))
+    if chinese:
+        said = "、".join(map(str, tops)) if len(tops) <= 3 else f"{len(tops)} 个年份"
+        line = f"单年论文最多：{most} 篇（{said}）。"
+        if widest.year not in tops:
+            line += (f"占当年论文的比例最高：{100 * widest.share:.1f}%（{widest.year}，"
+                     f"{widest.total} 篇中的 {widest.members} 篇）。")
+        return line
+    said = " and ".join(map(str, tops)) if len(tops) <= 3 else f"{len(tops)} years"
+    line = f"The most papers on it in one year: {most} ({said})."
     if widest.year not in tops:
         line += (f" Its largest share of a year's papers: {100 * widest.share:.1f}% "
                  f"({widest.year}, {widest.members} of {widest.total}).")
@@ -120,10 +132,14 @@ def peak(known: Sequence[Year]) -> str:
 
 
 def trend_answer(t: Trend, *, papers: Callable[[list[str]], list[Paper]],
-                 question: str = "") -> Answer:
+                 question: str = "", asked: str = "") -> Answer:
     """``t`` as an answer: what was counted, the chart (a code block of bars), then each
     period's first and most central papers cited as [n]; or, when no paper is on the topic,
-    that, with the closest ones. ``papers``: the records of paper ids (the index's)."""
+    that, with the closest ones. ``papers``: the records of paper ids (the index's). ``asked``:
+    the topic as a Chinese question named it (``t.topic`` is its English): the answer's own
+    sentences are then Chinese (``_trend_zh``), the papers' titles as written."""
+    if asked:
+        return _trend_zh(t, papers=papers, question=question, asked=asked)
     from assistant.answer.trend import FEW
     from assistant.judge.membership import T_MEMBER, T_TOPIC
 
@@ -188,21 +204,101 @@ def trend_answer(t: Trend, *, papers: Callable[[list[str]], list[Paper]],
         if len(known) > 1 and len(t.periods) > 1:
             a, b = t.periods[0], t.periods[-1]
             lines.append(f"\nIts share went from {100 * _share(t, a.start, a.end):.1f}% in "
-                         f"{a.start}–{a.end} to {100 * _share(t, b.start, b.end):.1f}% in "
-                         f"{b.start}–{b.end}.")
+                         f"{_span(a.start, a.end)} to {100 * _share(t, b.start, b.end):.1f}% in "
+                         f"{_span(b.start, b.end)}.")
         if len([y for y in known if y.members]) > 1:
             lines.append("\n" + peak(known))
         lines += ["", "```text", *chart_lines(t), "```", ""]
         for period in t.periods:
             if not period.members:
                 continue
-            span = f"{period.start}–{period.end}" if period.end > period.start else \
-                f"{period.start}"
+            span = _span(period.start, period.end)
             text = f"- **{span}**: {period.members} on it. First: " + "; ".join(
                 map(cite, period.first))
             if period.central:
                 text += ". Most central: " + "; ".join(map(cite, period.central))
             lines.append(text + ".")
+    citations = [Citation(n, by_id[pid]) for pid, n in cited.items()]
+    retrieved = [RetrievedPaper(c.paper, score.get(c.paper.paper_id, 0.0), c.n,
+                                verified=score.get(c.paper.paper_id)) for c in citations]
+    return Answer(question, "\n".join(lines), "extractive", "trend-v1", citations, retrieved,
+                  refused=False, outcome=outcome, trend=trend_dict(t))
+
+
+def _trend_zh(t: Trend, *, papers: Callable[[list[str]], list[Paper]], question: str,
+              asked: str) -> Answer:
+    """``trend_answer`` for a Chinese asker: the same figures and papers, its sentences in
+    Chinese (the chart's own lines as drawn)."""
+    from assistant.answer.trend import FEW
+    from assistant.judge.membership import T_MEMBER, T_TOPIC
+
+    score = {m.paper_id: m.score for m in [*t.members, *t.closest]}
+    cited: dict[str, int] = {}
+    by_id: dict[str, Paper] = {}
+
+    def cite(paper: Paper) -> str:
+        by_id[paper.paper_id] = paper
+        n = cited.setdefault(paper.paper_id, len(cited) + 1)
+        where = f"，{paper.venue_year}" if paper.venue_year else ""
+        return f"**{paper.display_title}**（{score.get(paper.paper_id, 0):.2f}{where}）[{n}]"
+
+    topic = f"“{asked}”（{t.topic}）" if asked != t.topic else f"“{t.topic}”"
+    judged = f"逐篇判断：每篇旁边是它属于该主题的 0-1 概率，{T_MEMBER:.2f} 及以上计入"
+    venue = f" {_venue(t.venue)} " if t.venue else ""
+    known = [y for y in t.years if y.total]
+    span = "" if not known else (f"{known[0].year}–{known[-1].year} 年" if known[-1].year >
+                                 known[0].year else f"{known[0].year} 年")
+    lines: list[str] = []
+    outcome = LISTED
+    if not known and t.members:
+        surest = papers([m.paper_id for m in t.members[:YEARLESS_NAMED]])
+        lines.append(f"本文集的 {t.papers:,} 篇论文中，有 **{t.total_members:,}** 篇是关于{topic}"
+                     f"的（{judged}）。本文集的论文没有年份，因此没有图表。最确定的几篇："
+                     + "；".join(map(cite, surest)) + "。")
+    elif not known and t.held is None and not t.venue and t.closest:
+        closest = papers([m.paper_id for m in t.closest])
+        lines.append(f"本文集中没有论文是关于{topic}的：{t.papers:,} 篇论文（都没有年份）中，最可能"
+                     f"相关的一篇概率为 {max(m.score for m in t.closest):.2f}，低于一个主题所需的 "
+                     f"{T_TOPIC:.2f}。最接近的：" + "；".join(map(cite, closest)) + "。")
+        outcome = "near_miss"
+    elif not known:
+        lines.append(f"本文集的{venue}论文没有年份：没有可画的图。" if t.held is None else
+                     f"本文集没有所问年份的{venue}论文：它收录 {t.held[0]} 到 {t.held[1]} "
+                     "年的论文。")
+        outcome = "near_miss"
+    elif not t.members:
+        closest = papers([m.paper_id for m in t.closest])
+        best = max((m.score for m in t.closest), default=0.0)
+        lines.append(f"本文集中没有论文是关于{topic}的：{span}的 {t.papers:,} 篇{venue}论文中，"
+                     f"最可能相关的一篇概率为 {best:.2f}，低于一个主题所需的 {T_TOPIC:.2f}。"
+                     + ("最接近的：" + "；".join(map(cite, closest)) + "。" if closest else ""))
+        outcome = "near_miss"
+    else:
+        if known[0].year == known[-1].year:
+            lines.append(f"这里的 {t.papers:,} 篇{venue}论文都来自 {known[0].year} 年：趋势需要多个"
+                         "年份的论文。\n")
+        lines.append(f"{span}的 {t.papers:,} 篇{venue}论文中，有 **{t.total_members:,}** 篇是关于"
+                     f"{topic}的（{judged}）。")
+        lines.append(f"\n每年一条：该主题在当年论文中的占比（最长的一条 "
+                     f"{100 * max(y.share for y in known):.1f}%）、主题论文数/当年论文数、占比及其 "
+                     f"90% 区间；“few papers”：当年少于 {FEW} 篇。")
+        if len(known) > 1 and len(t.periods) > 1:
+            a, b = t.periods[0], t.periods[-1]
+            was, now = 100 * _share(t, a.start, a.end), 100 * _share(t, b.start, b.end)
+            lines.append(f"\n其占比从 {_span(a.start, a.end)} 年的 {was:.1f}% "
+                         f"变为 {_span(b.start, b.end)} 年的 {now:.1f}%。")
+        if len([y for y in known if y.members]) > 1:
+            lines.append("\n" + peak(known, chinese=True))
+        lines += ["", "```text", *chart_lines(t), "```", ""]
+        for period in t.periods:
+            if not period.members:
+                continue
+            when = _span(period.start, period.end)
+            text = f"- **{when}**：{period.members} 篇。最早的：" + "；".join(
+                map(cite, period.first))
+            if period.central:
+                text += "。最核心的：" + "；".join(map(cite, period.central))
+            lines.append(text + "。")
     citations = [Citation(n, by_id[pid]) for pid, n in cited.items()]
     retrieved = [RetrievedPaper(c.paper, score.get(c.paper.paper_id, 0.0), c.n,
                                 verified=score.get(c.paper.paper_id)) for c in citations]

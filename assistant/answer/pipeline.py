@@ -296,9 +296,16 @@ def _made_from_collection(question: str, said: Form, history: Sequence[Turn], *,
         return collection_answer(question, venue_years=retriever.index().venue_years(),
                                  chinese=is_chinese(question))
     picked = bool(filters and filters.paper_ids)
-    over_years = None if said.follow_up or said.cjk or picked else trend_ask.read(question)
+    over_years = None if said.follow_up or picked else \
+        trend_ask.read_chinese(question) if said.cjk else trend_ask.read(question)
+    asked = ""
+    if over_years is not None and said.cjk:  # "有多少篇论文是关于强化学习的？": its topic in
+        # the collection's English; one the dictionaries cannot read is searched as any question
+        asked, english = over_years.topic, retriever.english(over_years.topic)[0]
+        over_years = replace(over_years, topic=english) if english and not has_cjk(
+            english) else None
     charted = None if over_years is None else over_the_years(
-        question, over_years, retriever=retriever, filters=filters)
+        question, over_years, retriever=retriever, filters=filters, asked=asked)
     if charted is not None:
         return charted
     like = None if said.cjk or picked else similar_ask.read(question)
@@ -643,7 +650,7 @@ def like_this(paper: Paper, question: str, *, retriever: Retriever, k: int) -> A
 
 
 def over_the_years(question: str, ask: trend_ask.TrendAsk, *, retriever: Retriever,
-                   filters: Filters | None = None) -> Answer | None:
+                   filters: Filters | None = None, asked: str = "") -> Answer | None:
     """A question about a topic over the years, answered by ``answer.trend``: the chart and
     the periods' papers (answer/listing.py). A venue the collection holds, named in the topic
     ("bandits at COLT") or given as a filter, counts that venue's papers only. None for the
@@ -651,7 +658,9 @@ def over_the_years(question: str, ask: trend_ask.TrendAsk, *, retriever: Retriev
     (its chart, all zeros, is still drawn): such a question is answered as any other, by
     search and the decision ("Any recent work on online learning with delayed feedback?" said
     nothing here was on it, over the papers on it, judged 0.63 against the 0.80 a topic needs;
-    "How many papers here are about quantization?" over the bundled list, with Q2D2 at 0.78)."""
+    "How many papers here are about quantization?" over the bundled list, with Q2D2 at 0.78).
+    ``asked``: the topic as a Chinese question named it (``ask.topic`` its English): the
+    answer is in Chinese."""
     from assistant.answer.trend import trend
 
     venues, _ = retriever.facets()
@@ -665,7 +674,8 @@ def over_the_years(question: str, ask: trend_ask.TrendAsk, *, retriever: Retriev
             ask.order or ask.count):
         return None
     result = (ordered_answer(found, ask.order, question=question, papers=retriever.papers)
-              if ask.order else trend_answer(found, question=question, papers=retriever.papers))
+              if ask.order else trend_answer(found, question=question, papers=retriever.papers,
+                                             asked=asked))
     result.search_query = found.topic
     if venue:
         result.filters = {"venue": venue}

@@ -174,3 +174,60 @@ def read(question: str) -> TrendAsk | None:
             start, end = years_of(q)
             return TrendAsk(topic, start, end, count=bool(_HOW_MANY.match(q)))
     return None
+
+
+# -- asked in Chinese ------------------------------------------------------------------------
+# "有多少篇论文是关于强化学习的？", "这里有多少关于扩散模型的论文？",
+# "强化学习的论文有多少篇？", "强化学习的研究这些年有什么变化？", "扩散模型的发展趋势如何？",
+# "2018年以来图神经网络的论文每年有多少？"; the topic as asked (the pipeline translates it)
+_ZH_WORKS = r"(?:论文|文章|工作|研究|文献)"
+_ZH_HERE = r"(?:(?:这里|这儿|本文集|这个文集|文集|集合|数据集|论文集)(?:中|里|里面)?)?"
+_ZH_END = r"[？?。！!\s]*$"
+_ZH_COUNTS = [
+    re.compile(rf"^{_ZH_HERE}(?:一共|总共|共)?有多少(?:篇)?{_ZH_WORKS}?(?:是)?(?:关于|研究|涉及|讨论|"
+               rf"针对|有关)(?P<t>.+?)(?:的)?{_ZH_WORKS}?{_ZH_END}"),
+    re.compile(rf"^{_ZH_HERE}(?:关于|有关)?(?P<t>.+?)(?:相关)?的?{_ZH_WORKS}{_ZH_HERE}(?:一共|总共|共)?"
+               rf"有多少(?:篇)?{_ZH_END}"),
+    re.compile(rf"^{_ZH_HERE}(?:一共|总共|共)?有多少(?:篇)?(?P<t>.+?)(?:相关)?的?{_ZH_WORKS}{_ZH_END}"),
+]
+_ZH_TRENDS = [
+    re.compile(r"^(?:关于)?(?P<t>.+?)(?:的)?(?:研究|论文|工作)?(?:这些年|近年来|近些年|多年来|历年来?|"
+               r"逐年|每年|随时间|这几年|近几年)(?:来)?(?:有|发生了|是)?(?:什么|哪些|怎样的|怎样|如何|"
+               r"怎么)?(?:的)?(?:变化|发展|演变|趋势|增长|变)"),
+    re.compile(rf"^(?:关于)?(?P<t>.+?)(?:的)?(?:研究|论文)?的?(?:发展|演变|变化)?趋势(?:是什么|如何|"
+               rf"怎么样|怎样)?{_ZH_END}"),
+    re.compile(r"^(?:关于)?(?P<t>.+?)(?:的)?(?:论文|研究|工作)(?:的)?(?:数量)?(?:每年|逐年|按年|历年)"),
+]
+# ... with years asked, how the work changed says a trend without a word of time
+_ZH_CHANGED = re.compile(r"^(?:关于)?(?P<t>.+?)(?:的)?(?:研究|论文|工作)(?:有|发生了)?"
+                         r"(?:什么|哪些|怎样的|怎样|如何|怎么)?(?:的)?(?:变化|发展|演变)")
+_ZH_SPAN = re.compile(r"(?:从|自|在)?\s*((?:19|20)\d\d)\s*年?\s*(?:到|至|-|–|~)\s*((?:19|20)\d\d)"
+                      r"\s*年?(?:间|之间|期间)?")
+_ZH_SINCE = re.compile(r"(?:自|从)?\s*((?:19|20)\d\d)\s*年?\s*(?:以来|之后|以后|起|开始)")
+_ZH_NOT_A_TOPIC = re.compile(r"^(?:它|它们|这|那|这个|那个|这些|那些|该|其|这篇|那篇|这个主题|"
+                             r"这个方向|这个领域|哪些|什么|一)")
+ZH_TOPIC_CHARS = 16  # at most (a Latin word counts two): a longer one describes papers
+
+
+def read_chinese(question: str) -> TrendAsk | None:
+    """``read`` for a question asked in Chinese: its topic (in Chinese, as asked), the years
+    and whether it counts; None for any other question."""
+    q = "".join(question.split()) if not re.search(r"[A-Za-z]\s+[A-Za-z]", question) \
+        else " ".join(question.split())
+    start = end = None
+    if m := _ZH_SPAN.search(q):
+        start, end = sorted((int(m.group(1)), int(m.group(2))))
+    elif m := _ZH_SINCE.search(q):
+        start = int(m.group(1))
+    bare = _ZH_SINCE.sub("", _ZH_SPAN.sub("", q)).strip("，, ")
+    changed = [_ZH_CHANGED] if start or end else []
+    for count, patterns in ((True, _ZH_COUNTS), (False, [*_ZH_TRENDS, *changed])):
+        for pattern in patterns:
+            m = pattern.search(bare)
+            topic = m.group("t").strip("，,、 的") if m else ""
+            topic = re.sub(r"^(?:关于|有关|研究)", "", topic).strip()
+            size = len(re.findall(r"[\u3400-\u9fff]", topic)) + 2 * len(
+                re.findall(r"[A-Za-z0-9][\w\-]*", topic))
+            if topic and size <= ZH_TOPIC_CHARS and not _ZH_NOT_A_TOPIC.match(topic):
+                return TrendAsk(topic, start, end, count=count)
+    return None

@@ -488,3 +488,52 @@ def test_a_collection_without_years_still_counts_a_topics_papers(yearless_store)
             assert [c.paper.paper_id for c in answer.citations] == [
                 m.paper_id for m in t.closest]
     assert counted >= 8  # 9 of the 19 title topics are on some paper
+
+
+ZH_ASKED = {
+    "有多少篇论文是关于水印的？": ("水印", None, None, True),
+    "这里有多少关于扩散模型的论文？": ("扩散模型", None, None, True),
+    "量化的论文有多少篇？": ("量化", None, None, True),
+    "水印的研究这些年有什么变化？": ("水印", None, None, False),
+    "扩散模型的发展趋势如何？": ("扩散模型", None, None, False),
+    "2021年以来水印的论文每年有多少？": ("水印", 2021, None, False),
+    "从2021年到2024年，水印的研究有什么变化？": ("水印", 2021, 2024, False),
+    "本文集中有多少篇关于 differential privacy 的论文？": ("differential privacy", None, None,
+                                                          True),
+}
+ZH_NOT = ["这篇论文用了多少数据？", "这个方法有多少参数？", "它的研究这些年有什么变化？",
+          "水印的研究有什么变化？", "有没有关于大语言模型水印的论文？"]
+
+
+def test_a_topic_over_the_years_asked_in_chinese_is_read():
+    for question, (topic, start, end, count) in ZH_ASKED.items():
+        assert trend_ask.read_chinese(question) == trend_ask.TrendAsk(
+            topic, start, end, count=count), question
+    for question in ZH_NOT:
+        assert trend_ask.read_chinese(question) is None, question
+
+
+def test_a_chinese_asker_gets_the_trend_in_chinese(years_store, embedder):
+    """ "水印的研究这些年有什么变化？" (how has work on watermarking changed?) was answered with one
+    paper: now the trend of its English topic, as "How has work on watermark changed over the
+    years?" gets it, its own sentences in Chinese, the chart and the papers as they are."""
+    from assistant.answer.extractive import ExtractiveAnswerer
+    from assistant.answer.pipeline import answer
+
+    retr = Retriever(store=years_store)
+    answerer = ExtractiveAnswerer(embedder=embedder)
+    zh = answer("水印的研究这些年有什么变化？", retriever=retr, answerer=answerer, ground=False)
+    en = answer("How has work on watermark changed over the years?", retriever=retr,
+                answerer=answerer, ground=False)
+    assert zh.trend is not None and en.trend is not None, zh.text
+    assert zh.trend["topic"] == en.trend["topic"] == "watermark"  # 水印, in this collection
+    assert zh.trend["years"] == en.trend["years"]
+    assert [c.paper.paper_id for c in zh.citations] == [c.paper.paper_id for c in en.citations]
+    members = zh.trend["members"]
+    assert zh.text.startswith(f"2020–2026 年的 {len(years_store.papers())} 篇论文中，有 "
+                              f"**{members}** 篇是关于“水印”（watermark）的"), zh.text
+    assert "```text" in zh.text and "The most papers" not in zh.text
+    assert {int(n) for n in re.findall(r"\[(\d+)\]", zh.text)} == {c.n for c in zh.citations}
+    # a topic the dictionaries cannot read is searched as any question, not charted
+    assert answer("齉龘的研究这些年有什么变化？", retriever=retr, answerer=answerer,
+                  ground=False).trend is None
