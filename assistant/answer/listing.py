@@ -8,6 +8,7 @@ text is made of the papers' own titles and sentences.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from assistant.answer.types import Answer
@@ -108,26 +109,104 @@ def _share(t: Trend, start: int, end: int) -> float:
 YEARLESS_NAMED = 5  # the surest papers named of a topic in a collection without years
 
 
-def peak(known: Sequence[Year], *, chinese: bool = False) -> str:
+@dataclass(frozen=True)
+class _TrendWords:
+    """A trend answer's own sentences in one language (``str.format`` templates; each is given
+    every field, and uses those it names)."""
+    over_the_years: str  # the question, when none was asked: {topic}
+    cite: str  # {title} {score} {where} {n}
+    where: str  # {venue_year}
+    sep: str
+    end: str
+    yearless: str  # {members} {total} {verb} {topic} {t_member} {cited}
+    nothing_yearless: str  # {topic} {total} {best} {t_topic} {cited}
+    no_year: str  # {no_paper} {venue}
+    not_years: str  # {no_paper} {venue} {first} {last}
+    nothing: str  # {topic} {papers} {years} {best} {t_topic}
+    closest: str  # {cited}
+    one_year: str  # {papers} {first}
+    counted: str  # {members} {papers} {years} {verb} {topic} {t_member}
+    legend: str  # {top} {few}
+    share_went: str  # {was} {a} {now} {b}
+    period: str  # {span} {n} {first}
+    central: str  # {central}
+    peak: str  # {most} {said}: the year(s) with the most papers on it
+    peak_share: str  # {share} {year} {members} {total}: its largest share, another year's
+    peak_and: str  # between two or three years of the peak
+    peak_years: str  # {n}: more years than that tie
+
+
+_TREND_EN = _TrendWords(
+    over_the_years="{topic} over the years",
+    cite="**{title}** ({score:.2f}{where}) [{n}]", where=", {venue_year}", sep="; ", end=".",
+    yearless=("**{members:,}** of the {total:,} papers here {verb} on {topic}, each paper judged "
+              "on its own (its 0-1 chance of being on it is shown beside it; {t_member:.2f} or "
+              "more counts). No paper of this collection has a year, so there is no chart. The "
+              "surest of them: {cited}."),
+    nothing_yearless=("Nothing here is about {topic}: of the {total:,} papers here (none with a "
+                      "year), the likeliest to be on it has a chance of {best:.2f}, below the "
+                      "{t_topic:.2f} a topic needs. The closest: {cited}."),
+    no_year="{no_paper} of this collection has a year: there is nothing to chart.",
+    not_years=("{no_paper} of this collection is from the years asked: it holds {first} to "
+               "{last}."),
+    nothing=("Nothing here is about {topic}: of the {papers} {years}, the likeliest to be on it "
+             "has a chance of {best:.2f}, below the {t_topic:.2f} a topic needs."),
+    closest=" The closest: {cited}.",
+    one_year="All {papers} here are from {first}: a trend needs papers from several years.\n",
+    counted=("**{members:,}** of the {papers} {years} {verb} on {topic}, each paper judged on its "
+             "own (its 0-1 chance of being on it is shown beside it; {t_member:.2f} or more "
+             "counts)."),
+    legend=("\nA bar a year: the topic's share of that year's papers (the longest {top:.1f}%), "
+            "the papers on it over the year's, the share and its 90% interval; \"few papers\": "
+            "under {few} that year."),
+    share_went="\nIts share went from {was:.1f}% in {a} to {now:.1f}% in {b}.",
+    period="- **{span}**: {n} on it. First: {first}", central=". Most central: {central}",
+    peak="The most papers on it in one year: {most} ({said}).",
+    peak_share=(" Its largest share of a year's papers: {share:.1f}% ({year}, {members} of "
+                "{total})."),
+    peak_and=" and ", peak_years="{n} years",
+)
+_TREND_ZH = _TrendWords(
+    over_the_years="{topic}的变化",
+    cite="**{title}**（{score:.2f}{where}）[{n}]", where="，{venue_year}", sep="；", end="。",
+    yearless=("本文集的 {total:,} 篇论文中，有 **{members:,}** 篇是关于{topic}的"
+              "（逐篇判断：每篇旁边是它属于该主题的 0-1 概率，{t_member:.2f} 及以上计入）。"
+              "本文集的论文没有年份，因此没有图表。最确定的几篇：{cited}。"),
+    nothing_yearless=("本文集中没有论文是关于{topic}的：{total:,} 篇论文（都没有年份）中，"
+                      "最可能相关的一篇概率为 {best:.2f}，低于一个主题所需的 {t_topic:.2f}。"
+                      "最接近的：{cited}。"),
+    no_year="本文集的{venue}论文没有年份：没有可画的图。",
+    not_years="本文集没有所问年份的{venue}论文：它收录 {first} 到 {last} 年的论文。",
+    nothing=("本文集中没有论文是关于{topic}的：{years}的 {papers}中，最可能相关的一篇概率为 "
+             "{best:.2f}，低于一个主题所需的 {t_topic:.2f}。"),
+    closest="最接近的：{cited}。",
+    one_year="这里的 {papers}都来自 {first} 年：趋势需要多个年份的论文。\n",
+    counted=("{years}的 {papers}中，有 **{members:,}** 篇是关于{topic}的"
+             "（逐篇判断：每篇旁边是它属于该主题的 0-1 概率，{t_member:.2f} 及以上计入）。"),
+    legend=("\n每年一条：该主题在当年论文中的占比（最长的一条 {top:.1f}%）、"
+            "主题论文数/当年论文数、占比及其 90% 区间；“few papers”：当年少于 {few} 篇。"),
+    share_went="\n其占比从 {a} 年的 {was:.1f}% 变为 {b} 年的 {now:.1f}%。",
+    period="- **{span}**：{n} 篇。最早的：{first}", central="。最核心的：{central}",
+    peak="单年论文最多：{most} 篇（{said}）。",
+    peak_share="占当年论文的比例最高：{share:.1f}%（{year}，{total} 篇中的 {members} 篇）。",
+    peak_and="、", peak_years="{n} 个年份",
+)
+
+
+def peak(known: Sequence[Year], *, say: _TrendWords = _TREND_EN) -> str:
     """The year (or years) with the most papers on the topic, and the year of its largest
     share when that is another ("which year had the most papers on X?"); a year of few papers
     has no say in the share."""
     most = max(y.members for y in known)
     tops = [y.year for y in known if y.members == most]
+    said = say.peak_and.join(map(str, tops)) if len(tops) <= 3 else \
+        say.peak_years.format(n=len(tops))
+    line = say.peak.format(most=most, said=said)
     steady = [y for y in known if not y.few] or list(known)
     widest = max(steady, key=lambda y: (y.share, y.members))
-    if chinese:
-        said = "、".join(map(str, tops)) if len(tops) <= 3 else f"{len(tops)} 个年份"
-        line = f"单年论文最多：{most} 篇（{said}）。"
-        if widest.year not in tops:
-            line += (f"占当年论文的比例最高：{100 * widest.share:.1f}%（{widest.year}，"
-                     f"{widest.total} 篇中的 {widest.members} 篇）。")
-        return line
-    said = " and ".join(map(str, tops)) if len(tops) <= 3 else f"{len(tops)} years"
-    line = f"The most papers on it in one year: {most} ({said})."
     if widest.year not in tops:
-        line += (f" Its largest share of a year's papers: {100 * widest.share:.1f}% "
-                 f"({widest.year}, {widest.members} of {widest.total}).")
+        line += say.peak_share.format(share=100 * widest.share, year=widest.year,
+                                      members=widest.members, total=widest.total)
     return line
 
 
@@ -137,12 +216,11 @@ def trend_answer(t: Trend, *, papers: Callable[[list[str]], list[Paper]],
     period's first and most central papers cited as [n]; or, when no paper is on the topic,
     that, with the closest ones. ``papers``: the records of paper ids (the index's). ``asked``:
     the topic as a Chinese question named it (``t.topic`` is its English): the answer's own
-    sentences are then Chinese (``_trend_zh``), the papers' titles as written."""
-    if asked:
-        return _trend_zh(t, papers=papers, question=question, asked=asked)
+    sentences are then Chinese, the papers' titles as written."""
     from assistant.answer.trend import FEW
     from assistant.judge.membership import T_MEMBER, T_TOPIC
 
+    say = _TREND_ZH if asked else _TREND_EN
     score = {m.paper_id: m.score for m in [*t.members, *t.closest]}
     cited: dict[str, int] = {}
     by_id: dict[str, Paper] = {}
@@ -150,155 +228,68 @@ def trend_answer(t: Trend, *, papers: Callable[[list[str]], list[Paper]],
     def cite(paper: Paper) -> str:
         by_id[paper.paper_id] = paper
         n = cited.setdefault(paper.paper_id, len(cited) + 1)
-        where = f", {paper.venue_year}" if paper.venue_year else ""
-        return f"**{paper.display_title}** ({score.get(paper.paper_id, 0):.2f}{where}) [{n}]"
+        where = say.where.format(venue_year=paper.venue_year) if paper.venue_year else ""
+        return say.cite.format(title=paper.display_title, score=score.get(paper.paper_id, 0),
+                               where=where, n=n)
 
-    question = question or f"“{t.topic}” over the years"
+    def cites(listed: Sequence[Paper]) -> str:
+        return say.sep.join(map(cite, listed))
+
     known = [y for y in t.years if y.total]
+    venue = _venue(t.venue) if t.venue else ""
+    fields: dict[str, Any] = {
+        "topic": f"“{asked}”（{t.topic}）" if asked and asked != t.topic else f"“{t.topic}”",
+        "members": t.total_members, "total": t.papers,
+        "verb": "is" if t.total_members == 1 else "are", "t_member": T_MEMBER,
+        "t_topic": T_TOPIC, "venue": f" {venue} " if venue else "",
+        "no_paper": f"No {venue} paper" if venue else "No paper"}
+    if known:
+        first, last = known[0].year, known[-1].year
+        fields.update(first=first, last=last, papers=(
+            f"{t.papers:,} 篇{fields['venue']}论文" if asked else _papers(t)),
+            years=(f"{_span(first, last)} 年" if asked else _years(known)))
+    question = question or say.over_the_years.format(**fields)
     lines: list[str] = []
     outcome = LISTED
     if not known and t.members:  # a collection without years: the count, no chart
-        verb = "is" if t.total_members == 1 else "are"
         surest = papers([m.paper_id for m in t.members[:YEARLESS_NAMED]])
-        lines.append(f"**{t.total_members:,}** of the {t.papers:,} papers here {verb} on "
-                     f"“{t.topic}”, each paper judged on its own (its 0-1 chance of being on "
-                     f"it is shown beside it; {T_MEMBER:.2f} or more counts). No paper of this "
-                     "collection has a year, so there is no chart. The surest of them: "
-                     + "; ".join(map(cite, surest)) + ".")
+        lines.append(say.yearless.format(**fields, cited=cites(surest)))
     elif not known and t.held is None and not t.venue and t.closest:  # nor any on the topic
         closest = papers([m.paper_id for m in t.closest])
-        lines.append(f"Nothing here is about “{t.topic}”: of the {t.papers:,} papers here "
-                     f"(none with a year), the likeliest to be on it has a chance of "
-                     f"{max(m.score for m in t.closest):.2f}, below the {T_TOPIC:.2f} a topic "
-                     "needs. The closest: " + "; ".join(map(cite, closest)) + ".")
+        lines.append(say.nothing_yearless.format(
+            **fields, best=max(m.score for m in t.closest), cited=cites(closest)))
         outcome = "near_miss"
     elif not known:
-        where = f"No {_venue(t.venue)} paper" if t.venue else "No paper"
-        lines.append(f"{where} of this collection has a year: there is nothing to chart."
-                     if t.held is None else
-                     f"{where} of this collection is from the years asked: it holds "
-                     f"{t.held[0]} to {t.held[1]}.")
+        lines.append(say.no_year.format(**fields) if t.held is None else
+                     say.not_years.format(**{**fields, "first": t.held[0], "last": t.held[1]}))
         outcome = "near_miss"
     elif not t.members:
         closest = papers([m.paper_id for m in t.closest])
         best = max((m.score for m in t.closest), default=0.0)
-        lines.append(f"Nothing here is about “{t.topic}”: of the {_papers(t)} "
-                     f"{_years(known)}, the likeliest to be on it has a chance of {best:.2f}, "
-                     f"below the {T_TOPIC:.2f} a topic needs."
-                     + (" The closest: " + "; ".join(map(cite, closest)) + "." if closest
-                        else ""))
+        lines.append(say.nothing.format(**fields, best=best) + (
+            say.closest.format(cited=cites(closest)) if closest else ""))
         outcome = "near_miss"
     else:
-        first, last = known[0].year, known[-1].year
-        if first == last:
-            lines.append(f"All {_papers(t)} here are from {first}: a trend needs papers "
-                         "from several years.\n")
-        verb = "is" if t.total_members == 1 else "are"
-        lines.append(f"**{t.total_members:,}** of the {_papers(t)} {_years(known)} "
-                     f"{verb} on “{t.topic}”, each paper judged on its own (its 0-1 chance "
-                     f"of being on it is shown beside it; {T_MEMBER:.2f} or more counts).")
-        lines.append(f"\nA bar a year: the topic's share of that year's papers (the longest "
-                     f"{100 * max(y.share for y in known):.1f}%), the papers on it over the "
-                     f"year's, the share and its 90% interval; \"few papers\": under {FEW} that "
-                     "year.")
+        if fields["first"] == fields["last"]:
+            lines.append(say.one_year.format(**fields))
+        lines.append(say.counted.format(**fields))
+        lines.append(say.legend.format(top=100 * max(y.share for y in known), few=FEW))
         if len(known) > 1 and len(t.periods) > 1:
             a, b = t.periods[0], t.periods[-1]
-            lines.append(f"\nIts share went from {100 * _share(t, a.start, a.end):.1f}% in "
-                         f"{_span(a.start, a.end)} to {100 * _share(t, b.start, b.end):.1f}% in "
-                         f"{_span(b.start, b.end)}.")
+            lines.append(say.share_went.format(
+                was=100 * _share(t, a.start, a.end), a=_span(a.start, a.end),
+                now=100 * _share(t, b.start, b.end), b=_span(b.start, b.end)))
         if len([y for y in known if y.members]) > 1:
-            lines.append("\n" + peak(known))
+            lines.append("\n" + peak(known, say=say))
         lines += ["", "```text", *chart_lines(t), "```", ""]
         for period in t.periods:
             if not period.members:
                 continue
-            span = _span(period.start, period.end)
-            text = f"- **{span}**: {period.members} on it. First: " + "; ".join(
-                map(cite, period.first))
+            text = say.period.format(span=_span(period.start, period.end), n=period.members,
+                                     first=cites(period.first))
             if period.central:
-                text += ". Most central: " + "; ".join(map(cite, period.central))
-            lines.append(text + ".")
-    citations = [Citation(n, by_id[pid]) for pid, n in cited.items()]
-    retrieved = [RetrievedPaper(c.paper, score.get(c.paper.paper_id, 0.0), c.n,
-                                verified=score.get(c.paper.paper_id)) for c in citations]
-    return Answer(question, "\n".join(lines), "extractive", "trend-v1", citations, retrieved,
-                  refused=False, outcome=outcome, trend=trend_dict(t))
-
-
-def _trend_zh(t: Trend, *, papers: Callable[[list[str]], list[Paper]], question: str,
-              asked: str) -> Answer:
-    """``trend_answer`` for a Chinese asker: the same figures and papers, its sentences in
-    Chinese (the chart's own lines as drawn)."""
-    from assistant.answer.trend import FEW
-    from assistant.judge.membership import T_MEMBER, T_TOPIC
-
-    score = {m.paper_id: m.score for m in [*t.members, *t.closest]}
-    cited: dict[str, int] = {}
-    by_id: dict[str, Paper] = {}
-
-    def cite(paper: Paper) -> str:
-        by_id[paper.paper_id] = paper
-        n = cited.setdefault(paper.paper_id, len(cited) + 1)
-        where = f"，{paper.venue_year}" if paper.venue_year else ""
-        return f"**{paper.display_title}**（{score.get(paper.paper_id, 0):.2f}{where}）[{n}]"
-
-    topic = f"“{asked}”（{t.topic}）" if asked != t.topic else f"“{t.topic}”"
-    judged = f"逐篇判断：每篇旁边是它属于该主题的 0-1 概率，{T_MEMBER:.2f} 及以上计入"
-    venue = f" {_venue(t.venue)} " if t.venue else ""
-    known = [y for y in t.years if y.total]
-    span = "" if not known else (f"{known[0].year}–{known[-1].year} 年" if known[-1].year >
-                                 known[0].year else f"{known[0].year} 年")
-    lines: list[str] = []
-    outcome = LISTED
-    if not known and t.members:
-        surest = papers([m.paper_id for m in t.members[:YEARLESS_NAMED]])
-        lines.append(f"本文集的 {t.papers:,} 篇论文中，有 **{t.total_members:,}** 篇是关于{topic}"
-                     f"的（{judged}）。本文集的论文没有年份，因此没有图表。最确定的几篇："
-                     + "；".join(map(cite, surest)) + "。")
-    elif not known and t.held is None and not t.venue and t.closest:
-        closest = papers([m.paper_id for m in t.closest])
-        lines.append(f"本文集中没有论文是关于{topic}的：{t.papers:,} 篇论文（都没有年份）中，最可能"
-                     f"相关的一篇概率为 {max(m.score for m in t.closest):.2f}，低于一个主题所需的 "
-                     f"{T_TOPIC:.2f}。最接近的：" + "；".join(map(cite, closest)) + "。")
-        outcome = "near_miss"
-    elif not known:
-        lines.append(f"本文集的{venue}论文没有年份：没有可画的图。" if t.held is None else
-                     f"本文集没有所问年份的{venue}论文：它收录 {t.held[0]} 到 {t.held[1]} "
-                     "年的论文。")
-        outcome = "near_miss"
-    elif not t.members:
-        closest = papers([m.paper_id for m in t.closest])
-        best = max((m.score for m in t.closest), default=0.0)
-        lines.append(f"本文集中没有论文是关于{topic}的：{span}的 {t.papers:,} 篇{venue}论文中，"
-                     f"最可能相关的一篇概率为 {best:.2f}，低于一个主题所需的 {T_TOPIC:.2f}。"
-                     + ("最接近的：" + "；".join(map(cite, closest)) + "。" if closest else ""))
-        outcome = "near_miss"
-    else:
-        if known[0].year == known[-1].year:
-            lines.append(f"这里的 {t.papers:,} 篇{venue}论文都来自 {known[0].year} 年：趋势需要多个"
-                         "年份的论文。\n")
-        lines.append(f"{span}的 {t.papers:,} 篇{venue}论文中，有 **{t.total_members:,}** 篇是关于"
-                     f"{topic}的（{judged}）。")
-        lines.append(f"\n每年一条：该主题在当年论文中的占比（最长的一条 "
-                     f"{100 * max(y.share for y in known):.1f}%）、主题论文数/当年论文数、占比及其 "
-                     f"90% 区间；“few papers”：当年少于 {FEW} 篇。")
-        if len(known) > 1 and len(t.periods) > 1:
-            a, b = t.periods[0], t.periods[-1]
-            was, now = 100 * _share(t, a.start, a.end), 100 * _share(t, b.start, b.end)
-            lines.append(f"\n其占比从 {_span(a.start, a.end)} 年的 {was:.1f}% "
-                         f"变为 {_span(b.start, b.end)} 年的 {now:.1f}%。")
-        if len([y for y in known if y.members]) > 1:
-            lines.append("\n" + peak(known, chinese=True))
-        lines += ["", "```text", *chart_lines(t), "```", ""]
-        for period in t.periods:
-            if not period.members:
-                continue
-            when = _span(period.start, period.end)
-            text = f"- **{when}**：{period.members} 篇。最早的：" + "；".join(
-                map(cite, period.first))
-            if period.central:
-                text += "。最核心的：" + "；".join(map(cite, period.central))
-            lines.append(text + "。")
+                text += say.central.format(central=cites(period.central))
+            lines.append(text + say.end)
     citations = [Citation(n, by_id[pid]) for pid, n in cited.items()]
     retrieved = [RetrievedPaper(c.paper, score.get(c.paper.paper_id, 0.0), c.n,
                                 verified=score.get(c.paper.paper_id)) for c in citations]
