@@ -53,6 +53,21 @@ def similar_answer(neighbours: Neighbours, *, title: str, facet: str | None) -> 
                   refused=False, outcome=LISTED)
 
 
+def records_answer(question: str, papers: Sequence[Paper]) -> Answer:
+    """The BibTeX entries of the papers a recent answer listed ("How do I cite these
+    papers?"), each named and cited as [n] above one block of entries."""
+    from assistant.sources.bibtex import bibtex_block
+
+    lines = [f"The BibTeX entries of the {len(papers)} papers listed before:", ""]
+    lines += [f"- **{p.display_title}**" + (f" ({p.venue_year})" if p.venue_year else "")
+              + f" [{n}]" for n, p in enumerate(papers, 1)]
+    lines += ["", bibtex_block(papers)]
+    return Answer(question, "\n".join(lines), "extractive", "records-v1",
+                  [Citation(n, p) for n, p in enumerate(papers, 1)],
+                  [RetrievedPaper(p, 0.0, n) for n, p in enumerate(papers, 1)], refused=False,
+                  outcome=LISTED)
+
+
 # -- a topic over the years (search/trend.py) -------------------------------------------------
 BLOCKS = " ▏▎▍▌▋▊▉"
 BAR = 30  # cells of the longest bar: a chart line fits 80 columns

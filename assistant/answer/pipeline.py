@@ -26,6 +26,7 @@ from assistant.answer.framing import Framing, for_form
 from assistant.answer.listing import (
     collection_answer,
     ordered_answer,
+    records_answer,
     similar_answer,
     trend_answer,
 )
@@ -61,12 +62,12 @@ from assistant.query import (
 from assistant.query.counted import as_asked, without_count
 from assistant.query.followup import LEANS, probability
 from assistant.query.form import Form, asking, parse
-from assistant.query.imperative import as_question
+from assistant.query.imperative import as_question, cites_listed
 from assistant.query.rewrite import answered_paper, needs_llm, numbered_paper, previous_paper
 from assistant.search import query_filters
 from assistant.search.compared import lead_with_sides
 from assistant.search.retrieval import Filters, Retrieval, RetrievedPaper, Retriever, best_first
-from assistant.sources.bibtex import bib_key, bibtex_entry
+from assistant.sources.bibtex import bibtex_block
 from assistant.textutil import (
     asks_nothing,
     has_cjk,
@@ -146,6 +147,9 @@ def searched(question: str, search_query: str, *, retriever: Retriever, k: int =
     question, search_query = asked(question), asked(search_query)
     if form is None:
         form = parse(question)
+    if form.record == "bibtex_all":  # "BibTeX for all papers on X": X's papers, a list (as
+        # "Which papers are about X?", the question judged in its place)
+        form = replace(form, listing=True, survey=True)
     if (form.topic or "?" not in question) and not (form.follow_up or form.cjk or (
             filters and filters.paper_ids)):
         titled = retriever.paper_titled(question.rstrip("? "), named=True)
@@ -291,7 +295,14 @@ def _made_from_collection(question: str, said: Form, history: Sequence[Turn], *,
     """An answer made from the collection rather than searched for the question: what it
     holds ("How many papers are there?"), a topic over the years ("how has work on X changed
     since 2011?"), the papers like one paper ("papers similar to Gaitor", "more like [2]",
-    "more like this"); None for any other question."""
+    "more like this"), the BibTeX entries of a recent answer's papers ("How do I cite these
+    papers?"); None for any other question."""
+    if history and cites_listed(question):  # "How do I cite these papers?" after a list:
+        # each listed paper's BibTeX entry, nothing searched
+        listed = [p for t in numbered.listed(history)
+                  if (p := retriever.paper_titled(t, named=True)) is not None]
+        if listed:
+            return records_answer(question, listed)
     if not said.follow_up and collection_ask.read(question):
         return collection_answer(question, venue_years=retriever.index().venue_years(),
                                  chinese=is_chinese(question))
@@ -507,8 +518,10 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     if form.record and citations and not (refused or cut_reason):  # "Was X accepted?",
         # "Give me the BibTeX for X": what the list says of the paper answered, after its
         # answer (the list's record, no claim of its abstract: never grounded against it)
-        told = "\n\n" + record_of(citations[0].paper, form.record, say=for_form(form),
-                                  hedged=not settled.confident)
+        told = "\n\n" + (bibtex_block([c.paper for c in citations if not c.less_sure])
+                          if form.record == "bibtex_all" else
+                          record_of(citations[0].paper, form.record, say=for_form(form),
+                                    hedged=not settled.confident))
         result.text += told
         yield Delta(told)
     timings["total_ms"] = (time.perf_counter() - t0) * 1000
@@ -522,8 +535,8 @@ def record_of(paper: Paper, record: str, *, say: Framing, hedged: bool = False) 
     paper's, to be copied only if it is the one meant."""
     title = f"**{paper.display_title}**"
     if record == "bibtex":
-        block = "```bibtex\n" + bibtex_entry(paper, bib_key(paper, set())) + "```"
-        return (say.record_if_meant.format(title=title) + "\n\n" if hedged else "") + block
+        return (say.record_if_meant.format(title=title) + "\n\n" if hedged else "") + \
+            bibtex_block([paper])
     if paper.is_unpublished:
         return say.record_unpublished.format(title=title, where=paper.venue_year or "?",
                                              outcome=paper.outcome)

@@ -86,7 +86,8 @@ class Form:
     # its own
     sides: tuple[str, ...] | None = None
     introduces: tuple[str, ...] = ()  # "which paper introduces X?": X
-    # what it asks of a paper's record ("bibtex": "Give me the BibTeX for X"; "status": "Was X
+    # what it asks of a paper's record ("bibtex": "Give me the BibTeX for X"; "bibtex_all":
+    # "BibTeX for all papers on X", each listed paper's; "status": "Was X
     # accepted?"; query/imperative.py), "" for any other question
     record: str = ""
     contentless: bool = False  # no content word at all ("the", "what is it?")
@@ -264,7 +265,7 @@ def parse(question: str, history: Sequence[Turn] = ()) -> Form:
                 topic=topic, both=both if listing else None,
                 asked_sides=tuple(pair) if pair else None,
                 reading=(tuple(compared[0]), compared[1]) if compared else ((), ""),
-                record="" if listing else record_asked(question, follow_up=follow_up))
+                record=record_asked(question, follow_up=follow_up, listing=listing))
 
 
 def of(question: str) -> Form:

@@ -72,9 +72,13 @@ _PLURAL_HEAD = re.compile(r"(?<![su])s\b", re.IGNORECASE)
 # refused: "bibtex", "accepted" are in no abstract)
 _RECORDS: list[tuple[str, re.Pattern[str]]] = [
     ("bibtex", re.compile(
-        _POLITE + r"(?:(?:give|get|show|send)\s+(?:me\s+)?|what\s+is\s+|what's\s+|i\s+need\s+|"
-        r"provide\s+)?(?:the\s+|a\s+)?(?:bib\s*tex|bib)(?:\s+(?:entry|citation|reference|"
-        r"record))?\s+(?:for|of)\s+(?P<x>.+?)[\s.?!]*$", re.IGNORECASE)),
+        _POLITE + r"(?:(?:give|get|show|send)\s+(?:me\s+)?|what\s+is\s+|what's\s+|what\s+are\s+|"
+        r"i\s+need\s+|provide\s+)?(?:the\s+|a\s+)?(?:bib\s*tex|bib)(?:\s+(?:entry|entries|"
+        r"citations?|references?|records?))?\s+(?:for|of)\s+(?P<x>.+?)[\s.?!]*$", re.IGNORECASE)),
+    # "Export the papers on X as BibTeX"
+    ("bibtex", re.compile(
+        _POLITE + r"(?:export|give\s+me|show\s+me|list|get)\s+(?P<x>.+?)\s+(?:as|in)\s+"
+        r"(?:a\s+)?bib\s*tex(?:\s+file)?[\s.?!]*$", re.IGNORECASE)),
     ("bibtex", re.compile(r"^how\s+(?:do|should|can|would)\s+i\s+cite\s+(?P<x>.+?)[\s.?!]*$",
                           re.IGNORECASE)),
     ("status", re.compile(
@@ -88,6 +92,14 @@ _RECORDS: list[tuple[str, re.Pattern[str]]] = [
         r"^(?:what|which)\s+(?:venue|conference)\s+(?:was|is)\s+(?P<x>.+?)\s+(?:published\s+)?"
         r"(?:at|in)[\s.?!]*$", re.IGNORECASE)),
 ]
+# ... of every paper on a topic: "BibTeX for all papers on watermarking" ("bibtex_all")
+_ALL_PAPERS = re.compile(r"^(?:all\s+(?:of\s+)?(?:the\s+)?|the\s+)?(?:papers|works|articles|"
+                         r"publications)\s+(?:on|about|in|regarding)\s+(?P<t>.+)$", re.IGNORECASE)
+# ... of every paper a recent answer listed: "How do I cite these papers?", "BibTeX for all of
+# them"
+_THEM = re.compile(r"^(?:all\s+(?:of\s+)?|each\s+of\s+|every\s+one\s+of\s+)?(?:them|these|those|"
+                   r"(?:the|these|those|all\s+the|all\s+these|all\s+those)\s+(?:papers|ones|works|"
+                   r"articles)(?:\s+(?:above|listed|you\s+listed|cited))?)$", re.IGNORECASE)
 _THE_PAPER = re.compile(r"^(?:the\s+|this\s+|that\s+)?(?:(?:paper|work|article)\s+(?:on|about|"
                         r"called|named|titled)\s+(?P<a>.+)|(?P<b>.+?)\s+(?:paper|work|article))$",
                         re.IGNORECASE)
@@ -103,6 +115,15 @@ def _record(query: str, *, back: bool = False) -> tuple[str, str] | None:
         if not m:
             continue
         x = m.group("x").strip(" ,\"'“”")
+        if back and kind == "bibtex" and _THEM.match(x):  # "How do I cite these papers?":
+            return "bibtex_all", x  # each paper the previous answer listed
+        every = _ALL_PAPERS.match(x)
+        if every:  # "all papers on X": each one's entry ("Were the papers on X accepted?": as
+            # typed)
+            topic = every.group("t").strip()
+            if kind == "bibtex" and content_words(topic) and not _POINTS_BACK.search(topic):
+                return "bibtex_all", topic
+            continue
         if back and (_BACK.match(x) or _POINTS_BACK.search(x) or x.lower() in _THE):
             return kind, x
         named = _THE_PAPER.match(x)
@@ -116,11 +137,21 @@ def _record(query: str, *, back: bool = False) -> tuple[str, str] | None:
 _THE = frozenset(("the paper", "the work", "the article", "the method", "this one", "that one"))
 
 
-def record_asked(question: str, *, follow_up: bool = False) -> str:
+def cites_listed(question: str) -> bool:
+    """Does the question ask for the BibTeX of every paper a recent answer listed ("How do I
+    cite these papers?", "BibTeX for all of them")?"""
+    found = _record(question, back=True)
+    return found is not None and found[0] == "bibtex_all" and bool(_THEM.match(found[1]))
+
+
+def record_asked(question: str, *, follow_up: bool = False, listing: bool = False) -> str:
     """ "bibtex" or "status" when the question asks that of a paper it names (or, for a
-    follow-up, of the paper it points back to), else ""."""
+    follow-up, of the paper it points back to), "bibtex_all" when it asks for the entries of
+    the papers on a topic ("BibTeX for all papers on X"), else "" (a ``listing`` asks for no
+    one paper's record)."""
     found = _record(question, back=follow_up)
-    return found[0] if found else ""
+    kind = found[0] if found else ""
+    return kind if kind == "bibtex_all" or not listing else ""
 
 
 def _is_or_are(thing: str) -> str:
@@ -134,7 +165,8 @@ def as_question(query: str) -> str:
     neural ODE paper about?"); any other query as it is."""
     q = " ".join(query.split())
     if found := _record(q):  # "Was the mixup paper accepted?": the paper, then its record
-        return f"Which paper is about {found[1]}?"
+        return f"Which {'papers are' if found[0] == 'bibtex_all' else 'paper is'} about " \
+            f"{found[1]}?"
     if m := _PAPER_NAMED.match(q):
         x = m.group("x").strip()
         if not _BACK.match(x) and not _PREPOSITION.search(x):

@@ -172,11 +172,20 @@ def among(question: str, history: Sequence[Turn]) -> tuple[str, list[str]] | Non
     rest = _ASKING_WORD.sub("", question.strip()[m.end():].lstrip(" ,，")).strip(" ?？。.")
     if not rest:
         return None
+    titles = listed(history)
+    return (rest, titles) if titles else None
+
+
+def listed(history: Sequence[Turn]) -> list[str]:
+    """The titles of the papers a recent answer listed, in its order: the latest of the last
+    ``NUMBERED_TURNS`` answers that listed two or more, a line each (its "possibly related
+    too" papers are no part of the list, nor the closest papers of a near miss); [] when none
+    did."""
     for _, said in reversed(history[-NUMBERED_TURNS:]):
         if _NEAR_MISS.search(said):  # the closest papers to something none is about
             continue
-        listed = [c.group(1) for line in _LISTED.findall(said)
+        titles = [c.group(1) for line in _LISTED.findall(said)
                   if (c := _CITED.match(line)) is not None]
-        if len(listed) >= 2:
-            return rest, list(dict.fromkeys(listed))
-    return None
+        if len(titles) >= 2:
+            return list(dict.fromkeys(titles))
+    return []

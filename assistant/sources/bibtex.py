@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_left
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -427,3 +428,10 @@ def bibtex_entry(paper: Paper, key: str) -> str:
     body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
     kind = "misc" if paper.is_unpublished else "inproceedings"
     return f"@{kind}{{{key},\n{body},\n}}\n"
+
+
+def bibtex_block(papers: Sequence[Paper]) -> str:
+    """The BibTeX entries of ``papers`` (a list's, in its order) as one Markdown code block,
+    each key its own ("BibTeX for all papers on X")."""
+    keys: set[str] = set()
+    return "```bibtex\n" + "\n".join(bibtex_entry(p, bib_key(p, keys)) for p in papers) + "```"

@@ -172,3 +172,57 @@ def test_a_follow_up_asks_the_record_of_the_paper_it_points_to(bundled, embedder
             assert first.citations[0].paper.title.split(":")[0] in said.text.split(mark)[-1]
     for said in ("Was it accepted?", "How do I cite it?"):  # with nothing to point to: no
         assert record_asked(said) == ""  # record of a paper picked by search
+
+
+LIST_RECORDS = ["Give me BibTeX entries for the papers on {t}", "BibTeX for all papers on {t}",
+                "Export the papers on {t} as BibTeX"]
+
+
+def _entries(text: str) -> list[str]:
+    block = text.split("```bibtex\n")[-1].split("```")[0]
+    return re.findall(r"^@\w+\{([^,]+),", block, flags=re.MULTILINE)
+
+
+def test_bibtex_for_the_papers_on_a_topic_gives_each_listed_papers_entry(bundled, embedder):
+    """ "Give me BibTeX entries for the papers on quantization" was refused ("bibtex" and
+    "entries" are in no abstract): now the topic's papers, listed as "Which papers are about
+    X?" lists them, then one entry for each listed paper (not the less sure), keys distinct."""
+    answerer = ExtractiveAnswerer(embedder=embedder)
+    lists = 0
+    for topic in ("quantization", "watermarking", "reasoning", "image generation"):
+        plain = answer(f"Which papers are about {topic}?", retriever=bundled, answerer=answerer,
+                       ground=False)
+        for form in LIST_RECORDS:
+            said = answer(form.format(t=topic), retriever=bundled, answerer=answerer,
+                          ground=False)
+            assert said.to_dict()["search_query"] == f"Which papers are about {topic}?"
+            assert [c.paper.paper_id for c in said.citations] == \
+                [c.paper.paper_id for c in plain.citations], form
+            listed = [c.paper for c in said.citations if not c.less_sure]
+            keys = _entries(said.text)
+            assert len(keys) == len(listed) == len(set(keys)), (form, said.text)
+            block = said.text.split("```bibtex\n")[-1]
+            assert [block.index(p.title.split(":")[0]) for p in listed] == sorted(
+                block.index(p.title.split(":")[0]) for p in listed)  # in the list's order
+            lists += len(listed) >= 2
+    assert lists
+
+
+def test_how_do_i_cite_these_papers_after_a_list_gives_each_ones_entry(bundled, embedder):
+    answerer = ExtractiveAnswerer(embedder=embedder)
+    first = answer("Which papers are about quantization?", retriever=bundled, answerer=answerer)
+    listed = [c.paper for c in first.citations if not c.less_sure]
+    assert len(listed) >= 2
+    history = [("Which papers are about quantization?", first.text)]
+    for question in ("How do I cite these papers?", "Give me the BibTeX for all of them",
+                     "BibTeX for them"):
+        said = answer(question, retriever=bundled, answerer=answerer, history=history)
+        assert [c.paper.paper_id for c in said.citations] == [p.paper_id for p in listed]
+        assert said.text.startswith(f"The BibTeX entries of the {len(listed)} papers listed "
+                                    "before:"), said.text
+        assert len(_entries(said.text)) == len(listed)
+    # after one paper's answer, "How do I cite it?" is that paper's entry (not a list's)
+    one = answer("Which paper is about IPMark?", retriever=bundled, answerer=answerer)
+    it = answer("How do I cite it?", retriever=bundled, answerer=answerer,
+                history=[("Which paper is about IPMark?", one.text)])
+    assert len(_entries(it.text)) == 1 and "IPMark" in it.text.split("```bibtex")[-1]
