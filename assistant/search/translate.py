@@ -63,10 +63,12 @@ paper 想 想要 要 找 找到 查 请 能 能否 能不能 可以 可能 会 �
 有关 针对 这类 这一 基于 进行 使用 利用 采用 得到 实现 能够 从而 其中 之间
 一下 一般 比如 例如 还是 怎么样 是什么
 讲 谈 谈谈 聊 总结 概括 概述 简述 告诉 帮
+bibtex bib 引用格式 录用 接收 录取 发表
 """
 # ... the last line: how an instruction asks ("给我讲讲量化相关的论文" searched "speech
 # quantization", "总结一下DyPE这篇论文" "sum up DyPE"); "解释" and "说明" only where they ask
-# (``_asks``)
+# (``_asks``); the line before it: what a question about a paper's record asks for
+# ("给我 UniR 论文的 BibTeX" searched "UniR BibTeX" and was refused; query/imperative.py)
 STOP = frozenset(_STOP_WORDS.split())
 # "解释" and "说明" ask ("explain") when they open the question, follow who is asked ("请解释",
 # "给我解释") or take "一下" ("解释一下 VGS 的方法" was searched "interpret VGS method"); elsewhere

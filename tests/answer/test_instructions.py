@@ -226,3 +226,23 @@ def test_how_do_i_cite_these_papers_after_a_list_gives_each_ones_entry(bundled, 
     it = answer("How do I cite it?", retriever=bundled, answerer=answerer,
                 history=[("Which paper is about IPMark?", one.text)])
     assert len(_entries(it.text)) == 1 and "IPMark" in it.text.split("```bibtex")[-1]
+
+
+def test_a_chinese_question_about_a_papers_record_gets_it(bundled, embedder):
+    """ "给我 IPMark 论文的 BibTeX", "IPMark 这篇论文被录用了吗？" answered the paper and no record;
+    "它被录用了吗？" after an answer, likewise."""
+    answerer = ExtractiveAnswerer(embedder=embedder)
+    for name, paper_id in NAMED[:6]:
+        cite = answer(f"给我 {name} 论文的 BibTeX", retriever=bundled, answerer=answerer)
+        assert cite.citations[0].paper.paper_id == paper_id, name
+        assert len(_entries(cite.text)) == 1 and cite.text.rstrip().endswith("```")
+        status = answer(f"{name} 这篇论文被录用了吗？", retriever=bundled, answerer=answerer)
+        assert status.citations[0].paper.paper_id == paper_id, name
+        assert status.text.endswith(f"论文列表中，**{status.citations[0].paper.display_title}** "
+                                    "发表于 ICML 2026。"), status.text
+    first = answer(f"有没有关于 {NAMED[0][0]} 的论文？", retriever=bundled, answerer=answerer)
+    it = answer("它被录用了吗？", retriever=bundled, answerer=answerer,
+                history=[(f"有没有关于 {NAMED[0][0]} 的论文？", first.text)])
+    assert it.citations[0].paper.paper_id == NAMED[0][1] and "论文列表中" in it.text
+    plain = answer(f"{NAMED[0][0]} 这篇论文讲了什么？", retriever=bundled, answerer=answerer)
+    assert "论文列表中" not in plain.text and "```" not in plain.text
