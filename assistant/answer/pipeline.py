@@ -209,19 +209,10 @@ def searched(question: str, search_query: str, *, retriever: Retriever, k: int =
     left_out = None
     if not (form.cjk or form.sides or form.follow_up or asked_form.by_author) and (
             ex := exclusion.read(query_filters.stripped(form.query, applied))) is not None:
-        # "Which papers on robot grasping do not use reinforcement learning?": the topic's
-        # papers, those whose abstracts use the excluded thing left out (listed first, they
-        # answered the opposite of the question), judged on the topic alone
-        pool = retriever.search(ex.asked, k=EXCLUSION_POOL, filters=filters).papers
-        kept = [rp.paper.paper_id for rp in pool if not uses(rp.paper, ex.excluded)]
-        left_out = (ex.excluded, len(pool) - len(kept))
-        filters = replace(filters or Filters(), paper_ids=kept or [NO_PAPER])
-        asked_form = replace(asked_form, listing=True, survey=True, query=ex.asked)
-    namesakes = None
-    if not applied.get("author") and not (explicit and explicit.author) and infer_filters:
-        people = query_filters.surname_asked(question, retriever.author_names)
-        if people is not None and len(people[1]) > 1:  # no one filter: say who they are
-            namesakes = (people[0], [spellings[0] for spellings in people[1]])
+        asked_form, filters, left_out = _without(ex, asked_form, retriever=retriever,
+                                                 filters=filters)
+    namesakes = None if applied.get("author") or (explicit and explicit.author) or \
+        not infer_filters else _namesakes(question, retriever=retriever)
     found = _search_and_decide(asked_form, retriever=retriever, k=k, filters=filters,
                                sifted=left_out is not None)
     found.left_out, found.namesakes = left_out, namesakes
@@ -256,6 +247,28 @@ def _in_english(question: str, search_query: str, form: Form, retriever: Retriev
                 LLM_TRANSLATION_SHARE * sum(idf.values()):
             return own, own_terms
     return english, terms
+
+
+def _without(ex: exclusion.Exclusion, form: Form, *, retriever: Retriever,
+             filters: Filters | None) -> tuple[Form, Filters, tuple[str, int]]:
+    """ "Which papers on robot grasping do not use reinforcement learning?": the form judged
+    (the topic's papers, a list), the filters to the topic's papers that do not use the
+    excluded thing (listed first as asked, those answered the opposite of the question), and
+    (the thing, how many papers were left out)."""
+    pool = retriever.search(ex.asked, k=EXCLUSION_POOL, filters=filters).papers
+    kept = [rp.paper.paper_id for rp in pool if not uses(rp.paper, ex.excluded)]
+    return (replace(form, listing=True, survey=True, query=ex.asked),
+            replace(filters or Filters(), paper_ids=kept or [NO_PAPER]),
+            (ex.excluded, len(pool) - len(kept)))
+
+
+def _namesakes(question: str, *, retriever: Retriever) -> tuple[str, list[str]] | None:
+    """ "Papers by Smith" where several authors here are Smiths (no one filter): the surname
+    and their names, to say who they are; None for any other question."""
+    people = query_filters.surname_asked(question, retriever.author_names)
+    if people is None or len(people[1]) < 2:
+        return None
+    return people[0], [spellings[0] for spellings in people[1]]
 
 
 def _search_and_decide(form: Form, *, retriever: Retriever, k: int,
