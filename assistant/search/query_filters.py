@@ -160,7 +160,7 @@ def named_author(question: str, names: Callable[[], Mapping[str, str]]) -> str |
 
 # a surname alone names an author where the question asks for someone's papers ("Papers by
 # Bubeck", "What did Srebro publish?", "Srebro's papers on SGD"): it was searched as a topic
-_SURNAME = r"[A-Z][\w'’-]+"
+_SURNAME = r"[^\W\d_][\w'’-]+"  # capitalised (checked: "Şimşekli" too, "hand" not)
 _BY_SURNAME = re.compile(
     rf"\b(?i:papers?|works?|articles?|publications?|anything|something|written|published|"
     rf"authored|co-?authored)\s+(?i:by)\s+(?P<a>{_SURNAME})(?![\w'’-]|\s+[A-Z])"
@@ -185,10 +185,11 @@ def surname_asked(question: str, names: Callable[[], Mapping[str, str]]
                   ) -> tuple[str, list[list[str]]] | None:
     """The surname whose papers the question asks for ("Papers by Smith") and the authors here
     who have it, one list of spellings a person (accents aside), or None (no such form)."""
-    m = _BY_SURNAME.search(question)
-    if m is None:
+    named = (next(g for g in m.groups() if g) for m in _BY_SURNAME.finditer(question))
+    surname = next((g for g in named if g[0].isupper()), None)
+    if surname is None:
         return None
-    surname = next(g for g in m.groups() if g).removesuffix("'s").removesuffix("’s")
+    surname = surname.removesuffix("'s").removesuffix("’s")
     people: dict[str, list[str]] = {}
     for said in sorted(set(names().values())):
         if said.lower().split()[-1] == surname.lower():

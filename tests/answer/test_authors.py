@@ -137,6 +137,16 @@ def test_a_surname_alone_names_an_author_where_someones_papers_are_asked_for(ret
     assert named_author(question, retriever.author_names) == author
 
 
+def test_a_surname_is_capitalised_in_any_script():
+    from assistant.search.query_filters import named_author
+
+    names = {"umut şimşekli": "Umut Şimşekli", "david hand": "David Hand"}
+    assert named_author("Şimşekli's papers", lambda: names) == "Umut Şimşekli"
+    assert named_author("Papers by Hand", lambda: names) == "David Hand"
+    assert named_author("Are there papers by hand-crafted features?", lambda: names) is None
+    assert named_author("papers by hand", lambda: names) is None  # a word, not a name
+
+
 def test_a_surname_lists_the_authors_papers(retriever, retriever_over, embedder):
     answerer = ExtractiveAnswerer(embedder=embedder)
     result = answer("What did Lindqvist publish?", retriever=retriever, answerer=answerer)
