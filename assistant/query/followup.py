@@ -47,14 +47,15 @@ _OPENER = re.compile(r"^(and|so|also|but|then|ok|okay|what about|how about|what 
                      re.IGNORECASE)
 _ZH_OPENER = re.compile(r"^(那|那么|还有|另外|所以|然后|而且|同样)")
 _DEFINITE = re.compile(r"\b(the|this|that|these|those|its|their)\s+\w+", re.IGNORECASE)
-_ZH_DEFINITE = re.compile(r"(该|这个|那个|这篇|那篇|这些|那些|其|它|他们|作者|文中|论文里|"
-                          r"这里|那里)")
+_ZH_DEFINITE = re.compile(r"(该|这个|那个|这篇|那篇|这些(?!年)|那些(?!年)|其|它|他们|作者|文中|"
+                          r"论文里|这里|那里)")  # "这些年" (these years) points to no paper
 _SELF = re.compile(r"\b(paper|papers|work|works) (on|about|that|which|proposing)\b|"
                    r"\bwhich papers?\b|\bis there\b|\bare there\b|\bwhat is\b|\bwhat are\b|"
                    r"\bin (this|the) collection\b|\bhow many (papers|works|studies)\b",
                    re.IGNORECASE)
 _ZH_SELF = re.compile(r"(关于.{2,}的(那篇|论文)|论文集|这个集合|有没有|哪篇|哪些论文|"
-                      r"什么是|是什么)")
+                      r"什么是|是什么|有多少篇?(论文|文章|工作|研究)|(论文|文章|工作|研究)有多少|"
+                      r"发展趋势|(这些年|近年来|近些年|多年来|历年)(有|发生了)?(什么|哪些|怎样的)?变化)")
 _LATIN = re.compile(r"[A-Za-z][\w\-.']*")
 # a Chinese question that opens with a bare third-person pronoun as its subject ("它把…",
 # "他们的实验设置…") has nothing before it in the question to point to ("其他", "其中",

@@ -346,10 +346,11 @@ class _English:
 # ---- Chinese ---------------------------------------------------------------------------------
 _ZH_CLASSIFIER = "个篇种些项类份位套组款条部"
 _ZH_DETERMINER = re.compile(
-    rf"(?:[这那][一两几三]?[{_ZH_CLASSIFIER}]|这(?=论文|方法|模型|工作|研究|文章|算法|框架)"
+    rf"(?:[这那][一两几三]?[{_ZH_CLASSIFIER}](?!年)|这(?=论文|方法|模型|工作|研究|文章|算法|框架)"
     rf"|(?<![应本活])该|第[一二三四五六七八九十\d]+[{_ZH_CLASSIFIER}]?|(?:同样|相同|类似)的"
     rf"|(?<![因如彼从由为至据])此(?![外前后时])"
-    rf"|哪[一几]?篇(?!\s*(?:论文|文章|工作|文献|paper)))")  # 哪一篇: which of those papers
+    rf"|哪[一几]?篇(?!\s*(?:论文|文章|工作|文献|paper)))")  # 哪一篇: which of those papers;
+# "这些年" (these years) is no paper pointed to
 _ZH_BACK = re.compile(r"上述|上面|上文|前面|以上|前述|刚才|刚刚|之前(?:的|提到|说)|前者|后者"
                       r"|上一[个篇]|两者|二者")
 # a bare noun opening the question is definite, like "the authors …", "the code …": 作者是怎么…

@@ -537,3 +537,29 @@ def test_a_chinese_asker_gets_the_trend_in_chinese(years_store, embedder):
     # a topic the dictionaries cannot read is searched as any question, not charted
     assert answer("齉龘的研究这些年有什么变化？", retriever=retr, answerer=answerer,
                   ground=False).trend is None
+
+
+def test_a_chinese_count_or_trend_after_a_list_is_asked_on_its_own(years_store, embedder):
+    """ "有多少篇论文是关于水印的？" asked in a chat after a list of quantization papers was read
+    as leaning on it (0.72: searched "watermark Q2D2 ... MaskAQ ...", MaskAQ cited first); "这些年"
+    (these years) was taken for "these" papers. A count or a trend names its own topic."""
+    from assistant.answer.extractive import ExtractiveAnswerer
+    from assistant.answer.pipeline import answer
+    from assistant.query.followup import is_follow_up
+
+    retr = Retriever(store=years_store)
+    answerer = ExtractiveAnswerer(embedder=embedder)
+    first = answer("Which papers are about quantization?", retriever=retr, answerer=answerer,
+                   ground=False)
+    history = [("Which papers are about quantization?", first.text)]
+    for question in ("有多少篇论文是关于水印的？", "水印的研究这些年有什么变化？",
+                     "扩散模型的发展趋势如何？"):
+        assert not is_follow_up(question, history[0][0]), question
+    said = answer("有多少篇论文是关于水印的？", retriever=retr, answerer=answerer, history=history,
+                  ground=False)
+    alone = answer("有多少篇论文是关于水印的？", retriever=retr, answerer=answerer, ground=False)
+    assert said.text == alone.text and said.trend is not None and said.trend["topic"] == \
+        "watermark"
+    # "these papers", "these methods": they lean on it
+    for question in ("这些论文有多少篇是2020年以后的？", "这些方法有什么区别？"):
+        assert is_follow_up(question, history[0][0]), question
