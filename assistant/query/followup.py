@@ -51,7 +51,9 @@ _ZH_DEFINITE = re.compile(r"(该|这个|那个|这篇|那篇|这些(?!年)|那�
                           r"论文里|这里|那里)")  # "这些年" (these years) points to no paper
 _SELF = re.compile(r"\b(paper|papers|work|works) (on|about|that|which|proposing)\b|"
                    r"\bwhich papers?\b|\bis there\b|\bare there\b|\bwhat is\b|\bwhat are\b|"
-                   r"\bin (this|the) collection\b|\bhow many (papers|works|studies)\b",
+                   r"\bin (this|the) collection\b|\bhow many (papers|works|studies)\b|"
+                   r"\bwhen (was|were|did) .+ (most popular|at (its|their) peak|take off|catch "
+                   r"on|become popular)\b",
                    re.IGNORECASE)
 _ZH_SELF = re.compile(r"(关于.{2,}的(那篇|论文)|论文集|这个集合|有没有|哪篇|哪些论文|"
                       r"什么是|是什么|有多少篇?(论文|文章|工作|研究)|(论文|文章|工作|研究)有多少|"

@@ -563,3 +563,15 @@ def test_a_chinese_count_or_trend_after_a_list_is_asked_on_its_own(years_store, 
     # "these papers", "these methods": they lean on it
     for question in ("这些论文有多少篇是2020年以后的？", "这些方法有什么区别？"):
         assert is_follow_up(question, history[0][0]), question
+
+
+def test_when_a_topic_was_most_popular_names_its_own_topic():
+    """ "When was reinforcement learning most popular?" after another question was read as
+    leaning on it (0.64), so it was not charted; "When was it most popular?" leans."""
+    from assistant.query.followup import is_follow_up
+
+    for question in ("When was reinforcement learning most popular?", "When did GANs take off?",
+                     "How many papers are about GANs?"):
+        assert not is_follow_up(question, "Which papers are about quantization?"), question
+    for question in ("When was it most popular?", "When did they take off?"):
+        assert is_follow_up(question, "Which papers are about quantization?"), question
