@@ -147,9 +147,6 @@ def searched(question: str, search_query: str, *, retriever: Retriever, k: int =
     question, search_query = asked(question), asked(search_query)
     if form is None:
         form = parse(question)
-    if form.record == "bibtex_all":  # "BibTeX for all papers on X": X's papers, a list (as
-        # "Which papers are about X?", the question judged in its place)
-        form = replace(form, listing=True, survey=True)
     if (form.topic or "?" not in question) and not (form.follow_up or form.cjk or (
             filters and filters.paper_ids)):
         titled = retriever.paper_titled(question.rstrip("? "), named=True)

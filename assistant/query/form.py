@@ -258,14 +258,16 @@ def parse(question: str, history: Sequence[Turn] = ()) -> Form:
     # "What are the top 5 papers about bandits?" asks for a list however it is worded
     listing = topic or is_list_question(question) or (count > 0 and asks_counted(question))
     both = on_both(question)
+    record = record_asked(question, follow_up=follow_up, listing=listing)
+    every = record == "bibtex_all"  # "BibTeX for all papers on X": X's papers, a list
     return Form(question=question, asks_nothing=nothing, follow_up=follow_up,
-                cjk=cjk, listing=listing and not pair, count=count if listing else 0,
-                aspect=asked(question),
-                survey=topic or asks_for_papers(question) or bool(count and listing),
+                cjk=cjk, listing=(listing and not pair) or every,
+                count=count if listing else 0, aspect=asked(question),
+                survey=topic or asks_for_papers(question) or bool(count and listing) or every,
                 topic=topic, both=both if listing else None,
                 asked_sides=tuple(pair) if pair else None,
                 reading=(tuple(compared[0]), compared[1]) if compared else ((), ""),
-                record=record_asked(question, follow_up=follow_up, listing=listing))
+                record=record)
 
 
 def of(question: str) -> Form:
