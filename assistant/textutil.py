@@ -353,6 +353,18 @@ def has_cjk(text: str) -> bool:
     return bool(CJK.search(text))
 
 
+# how a Chinese question asks for a paper's record: its BibTeX ("怎么引用 DyPE 这篇论文？") or
+# where it appeared ("IPMark 被录用了吗？", "这篇论文发表在哪里？"); the words are searched
+# nowhere else (a matching market's 录取, a signal's 接收 are what a question is about)
+ZH_RECORDS = (
+    ("bibtex", re.compile(r"bib\s*tex|引用格式|引文格式|引用条目|(?:怎么|怎样|如何)引用",
+                          re.IGNORECASE)),
+    ("status", re.compile(r"(?:被|获)?(?:录用|接收|录取|接受)(?:了)?(?:吗|没有|没)|"
+                          r"是否(?:被)?(?:录用|接收|录取)|发表(?:在|于)(?:哪里|哪儿|哪个|什么)|"
+                          r"(?:在|于)(?:哪里|哪儿|哪个会议|什么会议)发表|(?:哪一年|哪年|什么时候)发表")),
+)
+
+
 _KANA_HANGUL = re.compile(r"[\uac00-\ud7af\u3040-\u30ff]")
 
 

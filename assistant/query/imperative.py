@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from assistant.textutil import content_words, has_cjk, names_a_topic
+from assistant.textutil import ZH_RECORDS, content_words, has_cjk, names_a_topic
 
 _POLITE = r"^(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
 _VERB = (r"(?:summari[sz]e|describe|explain|define|outline|tell\s+me\s+(?:more\s+)?about|"
@@ -137,20 +137,10 @@ def _record(query: str, *, back: bool = False) -> tuple[str, str] | None:
 _THE = frozenset(("the paper", "the work", "the article", "the method", "this one", "that one"))
 
 
-# ... asked in Chinese: "给我 IPMark 论文的 BibTeX", "怎么引用 DyPE 这篇论文？",
-# "IPMark 被录用了吗？", "这篇论文发表在哪里？" (the paper, named or pointed to, is found as any
-# Chinese question's is)
-_ZH_RECORDS = [
-    ("bibtex", re.compile(r"bib\s*tex|引用格式|引文格式|引用条目|(?:怎么|怎样|如何)引用",
-                          re.IGNORECASE)),
-    ("status", re.compile(r"(?:被|获)?(?:录用|接收|录取|接受)(?:了)?(?:吗|没有|没)|"
-                          r"是否(?:被)?(?:录用|接收|录取)|发表(?:在|于)(?:哪里|哪儿|哪个|什么)|"
-                          r"(?:在|于)(?:哪里|哪儿|哪个会议|什么会议)发表|(?:哪一年|哪年|什么时候)发表")),
-]
-
-
 def _zh_record(question: str) -> str:
-    return next((kind for kind, pattern in _ZH_RECORDS if pattern.search(question)), "")
+    """The record a Chinese question asks of a paper (``textutil.ZH_RECORDS``); the paper, named
+    or pointed to, is found as any Chinese question's is."""
+    return next((kind for kind, pattern in ZH_RECORDS if pattern.search(question)), "")
 
 
 def cites_listed(question: str) -> bool:

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from assistant.settings import PACKAGE_DIR
-from assistant.textutil import CJK
+from assistant.textutil import CJK, ZH_RECORDS
 
 if TYPE_CHECKING:
     import numpy as np
@@ -63,12 +63,13 @@ paper 想 想要 要 找 找到 查 请 能 能否 能不能 可以 可能 会 �
 有关 针对 这类 这一 基于 进行 使用 利用 采用 得到 实现 能够 从而 其中 之间
 一下 一般 比如 例如 还是 怎么样 是什么
 讲 谈 谈谈 聊 总结 概括 概述 简述 告诉 帮
-bibtex bib 引用格式 录用 接收 录取 发表
+bibtex bib 引用格式
 """
 # ... the last line: how an instruction asks ("给我讲讲量化相关的论文" searched "speech
 # quantization", "总结一下DyPE这篇论文" "sum up DyPE"); "解释" and "说明" only where they ask
-# (``_asks``); the line before it: what a question about a paper's record asks for
-# ("给我 UniR 论文的 BibTeX" searched "UniR BibTeX" and was refused; query/imperative.py)
+# (``_asks``); "bibtex", "引用格式" and the rest of how a record is asked (``textutil.ZH_RECORDS``):
+# what a question about a paper's record asks for ("给我 UniR 论文的 BibTeX" searched "UniR
+# BibTeX" and was refused; query/imperative.py)
 STOP = frozenset(_STOP_WORDS.split())
 # "解释" and "说明" ask ("explain") when they open the question, follow who is asked ("请解释",
 # "给我解释") or take "一下" ("解释一下 VGS 的方法" was searched "interpret VGS method"); elsewhere
@@ -223,6 +224,8 @@ def translate(question: str, *, stems: Stems, postings: Postings, chunks: int,
     gloss in ``query``: the decision then sees a word of the question the collection lacks, as
     it would in English ("指数基金定投" over ML papers is not a question about "fix")."""
     words = lexicon() if words is None else words
+    for _, asked in ZH_RECORDS:  # "被录用了吗", "发表在哪里": the record asked, not a topic
+        question = asked.sub(" ", question)
     cut = segment(question, words)
     pieces = [p for i, p in enumerate(cut)
               if p not in STOP and p.lower() not in STOP and not _asks(cut, i)]

@@ -253,3 +253,19 @@ def test_a_chinese_follow_up_is_read_in_its_own_words_not_the_previous_papers_ti
 def test_a_name_with_accented_letters_is_kept_whole(text, kept):
     """"CPMöbius" was cut at its "ö" and searched as "CPM bius"."""
     assert kept in translate.segment(text)
+
+
+def test_the_words_a_record_is_asked_with_are_searched_only_where_they_ask_for_it():
+    """ "被录用了吗" (was it accepted?) asks for a paper's record; "接收" in "接收方" (the
+    receiver) or "录取" in "大学录取" (college admissions) is what a question is about, and was
+    never searched while those words were dropped wherever they stood."""
+    words = {"接收": ("receive",), "接收方": ("receiver",), "信号": ("signal",),
+             "大学": ("university",), "录取": ("admit",), "录用": ("hire",), "匹配": ("match",)}
+    postings = _postings({"receiv": [1, 2], "receiv_": [3], "signal": [1, 2, 4],
+                          "univers": [5, 6], "admit": [5, 6], "hire": [7], "match": [5, 6, 8]})
+    kw = dict(stems=_stems, postings=postings, chunks=30, words=words, per_word=1)
+    assert translate.translate("接收信号的论文", **kw).query == "receive signal"
+    assert translate.translate("大学录取匹配", **kw).query == "university admit match"
+    for asked in ("IPMark 被录用了吗？", "IPMark 被接收了吗", "IPMark 发表在哪里？",
+                  "IPMark 是否录用", "IPMark 哪年发表的"):
+        assert translate.translate(asked, **kw).query == "IPMark", asked
