@@ -32,6 +32,7 @@ from assistant.answer.listing import (
 )
 from assistant.answer.llm_answerer import LLMAnswerer
 from assistant.answer.outcome_gate import OutcomeGate
+from assistant.answer.topic_authors import authors_answer
 from assistant.answer.types import Answer, Answerer, Delta, Event, Finished, Phase, Retrieved, Turn
 from assistant.citations import Citation, CitationFilter, tidy
 from assistant.errors import InputError, LLMStreamCut
@@ -300,13 +301,14 @@ def _search_and_decide(form: Form, *, retriever: Retriever, k: int,
 
 
 def _made_from_collection(question: str, said: Form, history: Sequence[Turn], *,
-                          retriever: Retriever, filters: Filters | None, k: int
-                          ) -> Answer | None:
+                          retriever: Retriever, filters: Filters | None, k: int,
+                          field: field_ask.FieldAsk | None = None) -> Answer | None:
     """An answer made from the collection rather than searched for the question: what it
     holds ("How many papers are there?"), a topic over the years ("how has work on X changed
-    since 2011?"), the papers like one paper ("papers similar to Gaitor", "more like [2]",
-    "more like this"), the BibTeX entries of a recent answer's papers ("How do I cite these
-    papers?"); None for any other question."""
+    since 2011?") and who works on it (``field``, read from the question, asking that: its
+    authors with the most of its papers), the papers like one paper ("papers similar to
+    Gaitor", "more like [2]", "more like this"), the BibTeX entries of a recent answer's
+    papers ("How do I cite these papers?"); None for any other question."""
     if history and cites_listed(question):  # "How do I cite these papers?" after a list:
         # each listed paper's BibTeX entry, nothing searched
         listed = [p for t in numbered.listed(history)
@@ -319,6 +321,11 @@ def _made_from_collection(question: str, said: Form, history: Sequence[Turn], *,
     picked = bool(filters and filters.paper_ids)
     over_years = None if said.follow_up or picked else \
         trend_ask.read_chinese(question) if said.cjk else trend_ask.read(question)
+    if over_years is None and field is not None and field.who:  # "Who works on bandits?"
+        # over the topic's papers, every one judged (none judged on it: the list of the
+        # papers search finds, with their authors)
+        over_years = trend_ask.TrendAsk(field.topic, *trend_ask.years_of(question),
+                                        order="authors")
     asked = ""
     if over_years is not None and said.cjk:  # "有多少篇论文是关于强化学习的？": its topic in
         # the collection's English; one the dictionaries cannot read is searched as any question
@@ -352,8 +359,10 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     # a turn that asked nothing ("thanks") is no part of what a follow-up refers back to
     history = [turn for turn in history if not asks_nothing(turn[0])]
     said = parse(question, history)  # the question's form: read once, handed down
+    field = None if said.follow_up or said.cjk or (filters and filters.paper_ids) \
+        else field_ask.read(question)
     made = _made_from_collection(question, said, history, retriever=retriever,
-                                 filters=filters, k=k)
+                                 filters=filters, k=k, field=field)
     if made is not None:  # what the collection holds, a topic over the years, papers like one
         made.timings["total_ms"] = (time.perf_counter() - t0) * 1000
         yield Delta(made.text)
@@ -362,8 +371,6 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     sift = None if filters and filters.paper_ids else numbered.among(question, history)
     sifted = [p.paper_id for t in (sift[1] if sift else [])
               if (p := retriever.paper_titled(t, named=True)) is not None]
-    field = None if said.follow_up or said.cjk or (filters and filters.paper_ids) \
-        else field_ask.read(question)
     pinned = None
     if sift and len(sifted) >= 2:  # "which of them use X?": the previous answer's papers,
         # each judged on X, listed when on it (none may be)
@@ -696,9 +703,12 @@ def over_the_years(question: str, ask: trend_ask.TrendAsk, *, retriever: Retriev
     if not found.members and any(y.total for y in found.years) and (
             ask.order or ask.count):
         return None
-    result = (ordered_answer(found, ask.order, question=question, papers=retriever.papers)
-              if ask.order else trend_answer(found, question=question, papers=retriever.papers,
-                                             asked=asked))
+    if ask.order == "authors":
+        result = authors_answer(found, question=question, papers=retriever.papers, asked=asked)
+    elif ask.order:
+        result = ordered_answer(found, ask.order, question=question, papers=retriever.papers)
+    else:
+        result = trend_answer(found, question=question, papers=retriever.papers, asked=asked)
     result.search_query = found.topic
     if venue:
         result.filters = {"venue": venue}

@@ -143,6 +143,18 @@ _WHO = [
     re.compile(rf"^(?:which|what)\s+{_PEOPLE}\s+(?:work|publish|have\s+(?:published|worked|"
                rf"written)|are\s+(?:working|active))\s+(?:on|about|in)\s+(?P<t>.+)$",
                re.IGNORECASE),
+    # "Which authors have the most papers on X?", "Who has published the most on X?", "the
+    # most prolific authors on X", "top authors in X"
+    re.compile(rf"^(?:which|what)\s+{_PEOPLE}\s+(?:have|has|wrote|write|published|publish|"
+               r"contributed)\s+(?:the\s+)?most\s+(?:papers\s+|work\s+)?(?:on|about|in|to)\s+"
+               r"(?P<t>.+)$", re.IGNORECASE),
+    re.compile(r"^who\s+(?:has|have)?\s*(?:written|published|wrote|writes|contributed)\s+"
+               r"(?:the\s+)?most\s+(?:papers\s+|work\s+)?(?:on|about|in|to)\s+(?P<t>.+)$",
+               re.IGNORECASE),
+    re.compile(rf"^(?:(?:list|name|show)\s+(?:me\s+)?)?(?:the\s+)?(?:main|key|leading|top|"
+               rf"most\s+prolific|most\s+active|prolific|major|most\s+frequent)\s+{_PEOPLE}\s+"
+               r"(?:on|in|of|for|working\s+on|behind|studying|publishing\s+on)\s+(?P<t>.+)$",
+               re.IGNORECASE),
 ]
 # a topic that points back at a paper ("its challenges", "the method's data") or at an answer's
 # papers ("the two papers", "the above papers", "the first three papers") is no field's

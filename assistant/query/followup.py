@@ -57,7 +57,9 @@ _SELF = re.compile(r"\b(paper|papers|work|works) (on|about|that|which|proposing)
                    re.IGNORECASE)
 _ZH_SELF = re.compile(r"(关于.{2,}的(那篇|论文)|论文集|这个集合|有没有|哪篇|哪些论文|"
                       r"什么是|是什么|有多少篇?(论文|文章|工作|研究)|(论文|文章|工作|研究)有多少|"
-                      r"发展趋势|(这些年|近年来|近些年|多年来|历年)(有|发生了)?(什么|哪些|怎样的)?变化)")
+                      r"发展趋势|(这些年|近年来|近些年|多年来|历年)(有|发生了)?(什么|哪些|怎样的)?变化|"
+                      r"^谁(在|一直在)?(研究|做|从事)|最多的(作者|研究者|学者)|"
+                      r"(作者|研究者|学者)(有哪些|是谁|有谁)|^(哪些|哪位|有哪些)(作者|研究者|学者|人))")
 _LATIN = re.compile(r"[A-Za-z][\w\-.']*")
 # a Chinese question that opens with a bare third-person pronoun as its subject ("它把…",
 # "他们的实验设置…") has nothing before it in the question to point to ("其他", "其中",

@@ -5,8 +5,9 @@ question. It wants a sign of time (over the years, since 2015, a trend, from 201
 literature itself changing ("how has research on X evolved"), so that "how has the bound
 changed?" stays a question about papers, or a count of the papers on a topic ("how many papers
 on X are there?": the answer counts them, by year), or the newest or the first papers on it
-("the most recent paper on X", "the first paper to use X": ``TrendAsk.order``). The topic must
-name one (``textutil.names_a_topic``: "diffusion models use ImageNet" does not).
+("the most recent paper on X", "the first paper to use X": ``TrendAsk.order``; who works on X
+asked in Chinese, "谁在研究强化学习？", too: in English query/field_ask.py reads it). The topic
+must name one (``textutil.names_a_topic``: "diffusion models use ImageNet" does not).
 """
 
 from __future__ import annotations
@@ -96,7 +97,8 @@ class TrendAsk:
     start: int | None = None
     end: int | None = None
     # "the most recent papers on X" ("newest"), "the first paper on X" ("oldest"): the topic's
-    # papers in that order, not its chart
+    # papers in that order, not its chart; who works on X ("authors"): its authors with the
+    # most papers on it
     order: str = ""
     # "how many papers on X are there?": the count of the topic's papers asked for
     count: bool = False
@@ -198,6 +200,20 @@ _ZH_TRENDS = [
                rf"怎么样|怎样)?{_ZH_END}"),
     re.compile(r"^(?:关于)?(?P<t>.+?)(?:的)?(?:论文|研究|工作)(?:的)?(?:数量)?(?:每年|逐年|按年|历年)"),
 ]
+# who works on it: "谁在研究强化学习？", "哪些作者在研究图神经网络？",
+# "强化学习方面论文最多的作者是谁？", "强化学习领域的主要作者有哪些？"
+_ZH_WHO = r"(?:作者|研究者|研究人员|学者|人|团队|课题组)"
+_ZH_FIELD = r"(?:方面|领域|方向)?(?:的)?"
+_ZH_AUTHORS = [
+    re.compile(rf"^谁(?:在|一直在)?(?:研究|做|从事)(?P<t>.+?){_ZH_FIELD}(?:研究|工作)?{_ZH_END}"),
+    re.compile(rf"^(?:哪些|哪位|哪几位|有哪些){_ZH_WHO}(?:在|一直在)?(?:研究|做|从事)(?P<t>.+?)"
+               rf"{_ZH_FIELD}(?:研究|工作)?{_ZH_END}"),
+    re.compile(rf"^(?:哪些|哪位|哪几位){_ZH_WHO}(?:在)?(?:关于)?(?P<t>.+?){_ZH_FIELD}(?:发表|写)"
+               rf"(?:了)?(?:的)?(?:论文|文章)?最多"),
+    re.compile(rf"^(?:关于|在)?(?P<t>.+?){_ZH_FIELD}(?:发表)?(?:论文|文章|工作)?最多的{_ZH_WHO}"),
+    re.compile(rf"^(?:关于|在)?(?P<t>.+?)(?:方面|领域|方向)(?:的)?(?:主要|重要|核心|代表性|知名)?"
+               rf"{_ZH_WHO}(?:有哪些|是谁|有谁|都有谁)"),
+]
 # ... with years asked, how the work changed says a trend without a word of time
 _ZH_CHANGED = re.compile(r"^(?:关于)?(?P<t>.+?)(?:的)?(?:研究|论文|工作)(?:有|发生了)?"
                          r"(?:什么|哪些|怎样的|怎样|如何|怎么)?(?:的)?(?:变化|发展|演变)")
@@ -210,8 +226,8 @@ ZH_TOPIC_CHARS = 16  # at most (a Latin word counts two): a longer one describes
 
 
 def read_chinese(question: str) -> TrendAsk | None:
-    """``read`` for a question asked in Chinese: its topic (in Chinese, as asked), the years
-    and whether it counts; None for any other question."""
+    """``read`` for a question asked in Chinese: its topic (in Chinese, as asked), the years,
+    whether it counts and whether it asks who works on it; None for any other question."""
     q = "".join(question.split()) if not re.search(r"[A-Za-z]\s+[A-Za-z]", question) \
         else " ".join(question.split())
     start = end = None
@@ -221,7 +237,8 @@ def read_chinese(question: str) -> TrendAsk | None:
         start = int(m.group(1))
     bare = _ZH_SINCE.sub("", _ZH_SPAN.sub("", q)).strip("，, ")
     changed = [_ZH_CHANGED] if start or end else []
-    for count, patterns in ((True, _ZH_COUNTS), (False, [*_ZH_TRENDS, *changed])):
+    for kind, patterns in (("authors", _ZH_AUTHORS), ("count", _ZH_COUNTS),
+                           ("trend", [*_ZH_TRENDS, *changed])):
         for pattern in patterns:
             m = pattern.search(bare)
             topic = m.group("t").strip("，,、 的") if m else ""
@@ -229,5 +246,6 @@ def read_chinese(question: str) -> TrendAsk | None:
             size = len(re.findall(r"[\u3400-\u9fff]", topic)) + 2 * len(
                 re.findall(r"[A-Za-z0-9][\w\-]*", topic))
             if topic and size <= ZH_TOPIC_CHARS and not _ZH_NOT_A_TOPIC.match(topic):
-                return TrendAsk(topic, start, end, count=count)
+                return TrendAsk(topic, start, end, order="authors" if kind == "authors" else "",
+                                count=kind == "count")
     return None
