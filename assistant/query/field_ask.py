@@ -21,6 +21,7 @@ from assistant.query.aspects import ASPECTS, CHALLENGES, Aspect
 from assistant.query.trend_ask import a_topic, topic_of
 
 _DATA = ASPECTS[0]  # the data or benchmarks it uses
+_BASELINES = ASPECTS[4]  # the baselines it is compared with
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,7 @@ _PATTERNS: list[tuple[Aspect | None, re.Pattern[str]]] = [
     # "What datasets are commonly used to evaluate X?", "Which benchmarks are used for X?"
     (_DATA, re.compile(
         rf"^(?:what|which)\s+(?:are\s+(?:the\s+)?)?{_DATASETS}\s+(?:are|is)\s+{_OFTEN}used\s+"
+        r"(?:(?:the\s+)?most\s+(?:often\s+)?)?"
         rf"(?:to\s+(?:evaluate|test|benchmark|assess|compare|study|train)\s+|for\s+"
         rf"(?:evaluating|testing|benchmarking|training\s+)?|in\s+|by\s+{_WORK}\s+on\s+)"
         rf"(?:(?:papers|work|research|methods|models)\s+(?:on|in)\s+)?(?P<t>.+)$", re.IGNORECASE)),
@@ -79,6 +81,23 @@ _PATTERNS: list[tuple[Aspect | None, re.Pattern[str]]] = [
         rf"methods|approaches|authors)\s+(?:on|in|for|about|working\s+on)\s+(?P<t>.+?)\s+"
         rf"(?:typically\s+|usually\s+|commonly\s+)?(?:use|evaluate\s+on|test\s+on|report"
         rf"(?:\s+on)?|benchmark\s+on)$", re.IGNORECASE)),
+    # "What benchmarks do people use for offline RL?", "Which datasets do researchers use to
+    # evaluate X?", "Which simulators are popular for robot learning?"
+    (_DATA, re.compile(
+        rf"^(?:what|which)\s+(?:{_DATASETS}|simulators?|simulation\s+environments?)\s+do\s+"
+        r"(?:people|researchers|papers|works|studies|authors|methods|approaches)\s+(?:typically\s+"
+        r"|usually\s+|commonly\s+|most\s+often\s+)?(?:use|evaluate\s+on|test\s+on|benchmark\s+"
+        r"on)\s+(?:for|in|to\s+(?:evaluate|test|benchmark|study|compare)|when\s+(?:evaluating|"
+        r"studying|testing))\s+(?P<t>.+)$", re.IGNORECASE)),
+    (_DATA, re.compile(
+        rf"^(?:what|which)\s+(?:{_DATASETS}|simulators?|simulation\s+environments?)\s+(?:are|is)"
+        r"\s+(?:the\s+)?(?:most\s+)?(?:popular|common|standard|typical|widely\s+used|commonly\s+"
+        r"used)\s+(?:for|in)\s+(?P<t>.+)$", re.IGNORECASE)),
+    # "What are common baselines for federated learning?", "Which baselines are used in X?"
+    (_BASELINES, re.compile(
+        r"^(?:what|which)\s+(?:are\s+(?:the\s+|some\s+)?)?(?:(?:common|standard|typical|usual|"
+        r"main|popular|strong|usual)\s+)?baselines?\s+(?:(?:are|is)\s+(?:commonly\s+|typically\s+"
+        r"|usually\s+|often\s+)?used\s+)?(?:for|in)\s+(?P<t>.+)$", re.IGNORECASE)),
     # "Summarize the work on X", "Give me an overview of X", "What is the state of the art in
     # X?", "What has been done on X?"
     (None, re.compile(

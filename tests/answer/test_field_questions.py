@@ -66,7 +66,12 @@ ASKED = {
                    "open problems in federated learning"],
     "data": ["What datasets are commonly used to evaluate federated learning?",
              "Which benchmarks are used for federated learning?",
-             "What are the standard benchmarks for federated learning?"],
+             "What are the standard benchmarks for federated learning?",
+             # were answered with one paper ("Which datasets are used most for evaluating
+             # imitation learning?" named "Most: multi-source domain adaptation ..." first)
+             "Which datasets are used most for evaluating federated learning?",
+             "What benchmarks do people use for federated learning?",
+             "Which benchmarks are most popular for federated learning?"],
     "overview": ["Give me an overview of federated learning",
                  "Summarize the work on federated learning",
                  "Summarize the federated learning papers",
@@ -141,6 +146,19 @@ def test_each_paper_is_quoted_on_its_data_or_said_to_name_none(question, retriev
     if "fl-private" in lines:  # names no data: said, with its closest sentence
         assert lines["fl-private"].startswith(ENGLISH.listing_unstated.strip())
     assert "Each is quoted on the data or benchmarks it uses" in result.text
+
+
+def test_the_baselines_of_a_field_are_asked_of_each_of_its_papers():
+    """ "What are common baselines for federated learning?" was a hedged one-paper answer."""
+    from assistant.query.aspects import ASPECTS
+
+    baselines = next(a for a in ASPECTS if "baselines" in a.name)
+    for question in ("What are common baselines for federated learning?",
+                     "Which baselines are used in federated learning?"):
+        assert field_ask.read(question) == field_ask.FieldAsk("federated learning", baselines)
+    assert field_ask.read("Which simulators are popular for robot learning?").topic == \
+        "robot learning"
+    assert field_ask.read("Which baselines does IPMark use?") is None
 
 
 def test_a_question_about_one_paper_is_no_field_question():
