@@ -21,6 +21,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from assistant.answer import no_citations
 from assistant.answer.extractive import LIST_K, near_miss_text
 from assistant.answer.framing import Framing, for_form
 from assistant.answer.listing import (
@@ -53,6 +54,7 @@ from assistant.judge.verifier import Remembered
 from assistant.paper import Paper
 from assistant.query import (
     aspects,
+    cites_ask,
     collection_ask,
     exclusion,
     field_ask,
@@ -302,13 +304,19 @@ def _search_and_decide(form: Form, *, retriever: Retriever, k: int,
 
 def _made_from_collection(question: str, said: Form, history: Sequence[Turn], *,
                           retriever: Retriever, filters: Filters | None, k: int,
-                          field: field_ask.FieldAsk | None = None) -> Answer | None:
+                          field: field_ask.FieldAsk | None = None,
+                          cites: cites_ask.CitesAsk | None = None) -> Answer | None:
     """An answer made from the collection rather than searched for the question: what it
     holds ("How many papers are there?"), a topic over the years ("how has work on X changed
     since 2011?") and who works on it (``field``, read from the question, asking that: its
     authors with the most of its papers), the papers like one paper ("papers similar to
     Gaitor", "more like [2]", "more like this"), the BibTeX entries of a recent answer's
-    papers ("How do I cite these papers?"); None for any other question."""
+    papers ("How do I cite these papers?"), and what it cannot say of citations (``cites``:
+    "Which papers cite X?" gets that said, then the papers most like X when X is here); None
+    for any other question."""
+    if cites is not None:
+        return _of_citations(cites, question, history, retriever=retriever, k=k,
+                             chinese=said.cjk)
     if history and cites_listed(question):  # "How do I cite these papers?" after a list:
         # each listed paper's BibTeX entry, nothing searched
         listed = [p for t in numbered.listed(history)
@@ -359,10 +367,28 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     # a turn that asked nothing ("thanks") is no part of what a follow-up refers back to
     history = [turn for turn in history if not asks_nothing(turn[0])]
     said = parse(question, history)  # the question's form: read once, handed down
+    cites = None if filters and filters.paper_ids else cites_ask.read(question)
+    if cites is not None and cites.kind == "most" and cites.what:  # "the most cited papers
+        # on bandits": no citation counts here, said; then the topic's papers
+        note = no_citations.ranking_note(cites.what, chinese=said.cjk) + "\n\n"
+        instead = f"关于{cites.what}的论文有哪些？" if said.cjk else \
+            f"Which papers are about {cites.what}?"
+        said_note = False
+        async for event in astream(instead, retriever=retriever, answerer=answerer, k=k,
+                                   filters=filters, history=history,
+                                   infer_filters=infer_filters, ground=ground):
+            if isinstance(event, Delta) and not said_note:
+                event, said_note = Delta(note + event.text), True
+            elif isinstance(event, Finished):
+                event.answer.text, event.answer.question = note + event.answer.text, question
+                if ground:
+                    _ground(event.answer, retriever)
+            yield event
+        return
     field = None if said.follow_up or said.cjk or (filters and filters.paper_ids) \
         else field_ask.read(question)
     made = _made_from_collection(question, said, history, retriever=retriever,
-                                 filters=filters, k=k, field=field)
+                                 filters=filters, k=k, field=field, cites=cites)
     if made is not None:  # what the collection holds, a topic over the years, papers like one
         made.timings["total_ms"] = (time.perf_counter() - t0) * 1000
         yield Delta(made.text)
@@ -665,6 +691,26 @@ def _ground(result: Answer, retriever: Retriever) -> None:
     result.grounding = grounding.ground(result.text, result.citations, result.papers,
                                         embedder=retriever.store.embedder)
     result.timings["ground_ms"] = (time.perf_counter() - t) * 1000
+
+
+_POINTED = frozenset(("it", "this", "that", "this one", "that one", "this work", "that work"))
+
+
+def _of_citations(cites: cites_ask.CitesAsk, question: str, history: Sequence[Turn], *,
+                  retriever: Retriever, k: int, chinese: bool) -> Answer:
+    """ "Which papers cite X?", "How many citations does X have?", "Which papers are the most
+    cited?": the collection holds no reference lists or citation counts, said; for the papers
+    citing one it holds, the papers most like it follow."""
+    named = cites.what
+    if named.lower() in _POINTED or named in ("它", "这篇", "这篇论文"):  # "Which papers cite
+        named = answered_paper(history) or ""  # it?": the previous answer's paper
+    paper = retriever.paper_titled(numbered_paper(named, history) or named, named=True,
+                                   prefix=True) if named and cites.kind != "most" else None
+    if cites.kind == "citing" and paper is not None:
+        made = like_this(paper, question, retriever=retriever, k=max(k, SIMILAR_K))
+        made.text = no_citations.citing_note(paper, chinese=chinese) + "\n\n" + made.text
+        return made
+    return no_citations.unanswerable(cites, question, paper=paper, chinese=chinese)
 
 
 def like_this(paper: Paper, question: str, *, retriever: Retriever, k: int) -> Answer:
