@@ -176,7 +176,8 @@ def searched(question: str, search_query: str, *, retriever: Retriever, k: int =
     if infer_filters:
         venues, years = retriever.facets()
         filters = query_filters.infer(question, venues=venues, years=years, explicit=filters,
-                                      authors=retriever.author_names)
+                                      authors=retriever.author_names,
+                                      statuses=lambda: retriever.index().status_tags())
     applied = query_filters.read(explicit, filters)
     asked_form = replace(form, query=query_filters.stripped(form.query, applied),
                          terms=form.terms and query_filters.stripped(form.terms, applied))

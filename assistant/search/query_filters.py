@@ -203,9 +203,41 @@ def _folded(name: str) -> str:
                    if not unicodedata.combining(c))
 
 
+# how a submission fared, said of the papers asked for: "rejected ICLR 2018 papers on GANs",
+# "Which papers on GANs were rejected?", "accepted papers on X", "oral papers", "papers
+# withdrawn from ICLR" (not "rejection sampling", "a widely accepted view")
+_FARED = r"(rejected|accepted|withdrawn|oral|spotlight)"
+_PAPER_NOUN = r"(?:papers?|submissions?|works?|articles?)"
+_STATUS = [
+    re.compile(rf"\b{_FARED}\s+(?:(?:[A-Za-z][\w-]*|\d{{4}})\s+){{0,3}}?{_PAPER_NOUN}\b",
+               re.IGNORECASE),
+    # (the papers' own verb, not a clause's: "a paper showing the null hypothesis is rejected")
+    re.compile(rf"\b{_PAPER_NOUN}\b(?:(?!\b(?:that|whether|if|when|where|shows?|showing|"
+               r"proves?|argues?|finds?|demonstrates?|claims?|studies|study|asks?)\b)[^?.!])"
+               r"{0,80}?\b(?:were|was|got|been|are|is|get)\s+"
+               r"(?:(?:eventually|later|finally|all)\s+)?(rejected|accepted|withdrawn)\b",
+               re.IGNORECASE),
+    re.compile(rf"\b{_PAPER_NOUN}\s+(?:that\s+were\s+|which\s+were\s+)?(rejected|accepted|"
+               r"withdrawn)\s+(?:at|by|from|to|in)\b", re.IGNORECASE),
+]
+
+
+def status_asked(question: str, tags: Callable[[], Iterable[frozenset[str]]]) -> str | None:
+    """How the papers asked for fared ("rejected", "accepted", "withdrawn", "oral",
+    "spotlight") where the question says it of them and it tells this collection's papers
+    apart (some have it, some not: every paper of a list without statuses is "accepted")."""
+    said = next((m.group(1).lower() for p in _STATUS if (m := p.search(question))), None)
+    if said is None:
+        return None
+    every = list(tags())
+    held = sum(said in t for t in every)
+    return said if 0 < held < len(every) else None
+
+
 def infer(question: str, *, venues: Iterable[str], years: Iterable[int],
           explicit: Filters | None = None,
-          authors: Callable[[], Mapping[str, str]] | None = None) -> Filters:
+          authors: Callable[[], Mapping[str, str]] | None = None,
+          statuses: Callable[[], Iterable[frozenset[str]]] | None = None) -> Filters:
     explicit = explicit or Filters()
     venues = [v for v in venues if v]
     matches = (re.search(rf"(?<![\w-]){re.escape(v)}(?![\w-])", question, re.IGNORECASE)
@@ -219,7 +251,8 @@ def infer(question: str, *, venues: Iterable[str], years: Iterable[int],
     venue = explicit.venue or (found_venues[0] if len(found_venues) == 1 else None)
     year = explicit.year or (found_years[0] if len(found_years) == 1 and not said else None)
     author = explicit.author or (named_author(question, authors) if authors else None)
-    return dataclasses.replace(explicit, venue=venue, year=year, author=author,
+    status = explicit.status or (status_asked(question, statuses) if statuses else None)
+    return dataclasses.replace(explicit, venue=venue, year=year, author=author, status=status,
                                since=explicit.since or since, until=explicit.until or until)
 
 
@@ -228,7 +261,8 @@ def read(explicit: Filters | None, inferred: Filters | None) -> dict[str, Any]:
     if inferred is None:
         return {}
     explicit = explicit or Filters()
-    return {k: getattr(inferred, k) for k in ("venue", "year", "since", "until", "author")
+    return {k: getattr(inferred, k) for k in ("venue", "year", "since", "until", "author",
+                                               "status")
             if getattr(inferred, k) and not getattr(explicit, k)}
 
 
@@ -260,13 +294,19 @@ def leftover(query: str, applied: dict[str, Any]) -> str:
         out = out.replace(said, " ") if said else re.sub(
             rf"(?<!\d)(?:{years})(?!\d)(?:\s+years?)?(?:\s+(?:after|before|since|later|"
             r"earlier|onwards?|ago))?", " ", out, flags=re.IGNORECASE)
+    if applied.get("status"):  # "Which papers on GANs were rejected?" -> "Which papers on
+        # GANs?", "rejected papers on GANs" -> "papers on GANs"
+        word = re.escape(str(applied["status"]))
+        out = re.sub(rf"\s*\b(?:(?:that|which)\s+)?(?:were|was|got|been|are|is|get)\s+(?:(?:"
+                     rf"eventually|later|finally|all)\s+)?{word}\b(?:\s+(?:at|by|from|to|in)\b)?"
+                     rf"|\b{word}\s+", " ", out, flags=re.IGNORECASE)
     if applied.get("author"):  # as said: in full, its first and last word, or its last
         words = str(applied["author"]).split()
         middle = rf"(?:\s+\S+){{0,{max(0, len(words) - 2)}}}"
         out = re.sub(rf"(?:\bby\s+)?(?<![\w-])(?:{re.escape(words[0])}{middle}\s+)?"
                      rf"{re.escape(words[-1])}"
                      r"(?:'s|’s)?(?![\w-])", " ", out, flags=re.IGNORECASE)
-    return " ".join(out.split())
+    return re.sub(r"\s+([?.!,])", r"\1", " ".join(out.split()))
 
 
 def _span(fields: dict[str, Any], said: tuple[str, str, str]) -> list[str]:
@@ -278,7 +318,7 @@ def _span(fields: dict[str, Any], said: tuple[str, str, str]) -> list[str]:
 
 def described(fields: dict[str, Any]) -> str:
     """"papers from 2018 at NeurIPS" for the answer's notice."""
-    parts = ["papers"]
+    parts = [f"{fields['status']} papers" if fields.get("status") else "papers"]
     if fields.get("author"):
         parts.append(f"by {fields['author']}")
     if fields.get("year"):
@@ -297,6 +337,10 @@ def described_zh(fields: dict[str, Any]) -> str:
     parts += _span(fields, ("{since}–{until} 年", "{since} 年以来", "{until} 年及以前"))
     if fields.get("venue"):
         parts.append(str(fields["venue"]))
+    fared = {"rejected": "被拒", "accepted": "被录用", "withdrawn": "被撤回", "oral": "口头报告",
+             "spotlight": "spotlight"}
+    if fields.get("status"):
+        parts.append(fared.get(str(fields["status"]), str(fields["status"])))
     return " ".join(parts) + " 的论文"
 
 

@@ -308,7 +308,11 @@ def test_a_span_of_years_read_from_the_question_limits_the_answer(store, embedde
      "Which papers are about quantization?"),
     ("List all papers by Yoshua Bengio", {"author": "Yoshua Bengio"}, "List all papers"),
     ("Which papers on transformers were published at NeurIPS?", {"venue": "NeurIPS"},
-     "Which papers on transformers were ?"),
+     "Which papers on transformers were?"),
+    ("Which ICLR 2018 papers on GANs were rejected?",
+     {"venue": "ICLR", "year": 2018, "status": "rejected"}, "Which papers on GANs?"),
+    ("Rejected papers on GANs", {"status": "rejected"}, "papers on GANs"),
+    ("Which oral papers are about GANs?", {"status": "oral"}, "Which papers are about GANs?"),
 ])
 def test_the_word_that_led_to_a_filter_goes_with_it(query, applied, left):
     """ "Show me papers from COLT 2023 on bandits" was searched as "Show me papers from on
@@ -316,3 +320,33 @@ def test_the_word_that_led_to_a_filter_goes_with_it(query, applied, left):
     from assistant.search.query_filters import leftover
 
     assert leftover(query, applied) == left
+
+
+def test_how_the_papers_fared_is_read_from_the_question(store, embedder, bundled_store):
+    """ "Which ICLR 2018 papers on GANs were rejected?" was searched with "were rejected" as
+    topic words, a near miss ("Nothing in this collection is about “GANs were rejected”")."""
+    from assistant.answer.extractive import ExtractiveAnswerer
+    from assistant.answer.pipeline import answer
+    from assistant.search.query_filters import status_asked
+
+    retriever, answerer = Retriever(store=store), ExtractiveAnswerer(embedder=embedder)
+    for question, status, kept in (
+            ("Which papers on generative adversarial networks were rejected?", "rejected",
+             lambda r: r.get("status") == "Reject"),
+            ("Which oral papers are about generative adversarial networks?", "oral",
+             lambda r: r.get("status") == "Oral")):
+        result = answer(question, retriever=retriever, answerer=answerer, ground=False)
+        assert result.filters_read == {"status": status}, question
+        assert result.citations and all(kept(RECORDS[c.paper.paper_id]) for c in
+                                        result.citations), result.text
+        assert result.text.startswith(f"(Searched only {status} papers: read from the question")
+    tags = Retriever(store=store).index().status_tags
+    for question in ("Which paper shows that the null hypothesis is rejected too often?",
+                     "Is there a paper on rejection sampling?",
+                     "Which papers propose a widely accepted benchmark?"):
+        assert status_asked(question, tags) is None, question
+    # every paper of the bundled list is in the proceedings: "accepted" tells none apart
+    bundled = Retriever(store=bundled_store)
+    plain = answer("Accepted papers on quantization", retriever=bundled, answerer=answerer,
+                   ground=False)
+    assert not plain.filters_read and not plain.text.startswith("(Searched only")
