@@ -52,6 +52,10 @@ class Framing:
     left_none: str
     # "Papers by Smith", several authors here Smiths: {n} {surname} {names} {first}
     namesakes: str
+    # "Are there any surveys on X?": {topic}, said before its surveys, or before its papers
+    # when none of them presents itself as one
+    reviews_found: str
+    reviews_none: str
     listing_sifted: str  # {n}
     one_sifted: str  # {title} {where}: the one of them that bears on it
     nothing_sifted: str  # {asked}
@@ -119,6 +123,11 @@ ENGLISH = Framing(
                "abstract; one may still use it.)"),
     namesakes=("({n} authors here have the surname {surname}: {names}. Name one in full to "
                "see their papers: “Papers by {first}”.)"),
+    reviews_found=("(Of the papers the search found on “{topic}”, those that present "
+                   "themselves as a survey, review or tutorial.)"),
+    reviews_none=("(None of the papers the search found on “{topic}” presents itself as a "
+                  "survey, review or tutorial; a conference list seldom holds one. Its papers on "
+                  "it follow.)"),
     listing_sifted="{n} of them bear on this, best first:",
     one_sifted="One of them bears on this: **{title}**{where} [1].",
     nothing_sifted="None of them is about “{asked}”. The closest of them:",
@@ -199,6 +208,8 @@ CHINESE = Framing(
               "仍可能使用它。）"),
     left_none="（搜索到的论文中，没有一篇在标题或摘要中提到“{thing}”；但仍可能有论文使用它。）",
     namesakes="（这里有 {n} 位作者姓 {surname}：{names}。请写出全名，例如“Papers by {first}”。）",
+    reviews_found="（搜索到的关于“{topic}”的论文中，自称综述、评述或教程的几篇。）",
+    reviews_none="（搜索到的关于“{topic}”的论文中，没有一篇自称综述、评述或教程；会议论文集很少收录综述。以下是关于它的论文。）",
     listing_sifted="其中有 {n} 篇与此相关，按相关程度排列：",
     one_sifted="其中有一篇与此相关：**{title}**{where} [1]。",
     nothing_sifted="其中没有论文是关于“{asked}”的。最接近的几篇：",

@@ -49,6 +49,7 @@ from assistant.judge.decision import (
     weighed,
 )
 from assistant.judge.relevance import Relevance
+from assistant.judge.review import is_review
 from assistant.judge.uses import uses
 from assistant.judge.verifier import Remembered
 from assistant.paper import Paper
@@ -59,6 +60,7 @@ from assistant.query import (
     exclusion,
     field_ask,
     numbered,
+    review_ask,
     similar_ask,
     trend_ask,
 )
@@ -128,6 +130,9 @@ class Searched:
     left_out: tuple[str, int] | None = None
     # "Papers by Smith" where several authors here are Smiths: the surname and their names
     namesakes: tuple[str, list[str]] | None = None
+    # "Are there any surveys on X?": X, and how many of its papers found present themselves as
+    # one (those listed; none: its papers)
+    reviews: tuple[str, int] | None = None
 
 
 def asked(question: str) -> str:
@@ -212,12 +217,23 @@ def searched(question: str, search_query: str, *, retriever: Retriever, k: int =
             ex := exclusion.read(query_filters.stripped(form.query, applied))) is not None:
         asked_form, filters, left_out = _without(ex, asked_form, retriever=retriever,
                                                  filters=filters)
+    reviews, unsifted = None, filters
+    if left_out is None and not (form.cjk or form.sides or form.follow_up or
+                                 asked_form.by_author) and (
+            topic := review_ask.read(query_filters.stripped(form.query, applied))) is not None:
+        asked_form, filters, reviews = _reviews(topic, asked_form, retriever=retriever,
+                                                filters=filters, k=k)
     namesakes = None if applied.get("author") or (explicit and explicit.author) or \
         not infer_filters else _namesakes(question, retriever=retriever)
     found = _search_and_decide(asked_form, retriever=retriever, k=k, filters=filters,
-                               sifted=left_out is not None)
-    found.left_out, found.namesakes = left_out, namesakes
-    if applied and found.verdict.outcome != "answered" and left_out is None:
+                               sifted=left_out is not None or bool(reviews and reviews[1]))
+    if reviews and reviews[1] and found.verdict.outcome != "answered":  # the surveys found
+        # are on other topics: none on this one, so its papers
+        filters, reviews = unsifted, (reviews[0], 0)
+        found = _search_and_decide(asked_form, retriever=retriever, k=k, filters=filters)
+    found.left_out, found.namesakes, found.reviews = left_out, namesakes, reviews
+    if applied and found.verdict.outcome != "answered" and left_out is None and \
+            reviews is None:
         # a filter read from the question must never hide the answer ("trained on CoNLL
         # 2003" is no year filter): without it, does the collection answer?
         wider = _search_and_decide(form, retriever=retriever, k=k, filters=explicit)
@@ -227,7 +243,9 @@ def searched(question: str, search_query: str, *, retriever: Retriever, k: int =
             wider.judged = form.query
             return wider
     found.applied, found.respelt, found.judged = applied, respelt, asked_form.query
-    found.form = replace(form, listing=asked_form.listing, by_author=asked_form.by_author)
+    found.form = replace(form, listing=asked_form.listing, by_author=asked_form.by_author,
+                         survey=form.survey or reviews is not None)  # "Are there any surveys
+    # on X?" asks for papers as "Which papers ...?" does: its less sure ones said too
     return found
 
 
@@ -261,6 +279,22 @@ def _without(ex: exclusion.Exclusion, form: Form, *, retriever: Retriever,
     return (replace(form, listing=True, survey=True, query=ex.asked),
             replace(filters or Filters(), paper_ids=kept or [NO_PAPER]),
             (ex.excluded, len(pool) - len(kept)))
+
+
+def _reviews(topic: str, form: Form, *, retriever: Retriever, filters: Filters | None, k: int
+             ) -> tuple[Form, Filters | None, tuple[str, int]]:
+    """ "Are there any surveys on graph neural networks?": the form judged (the topic's
+    papers, a list), the filters to those of the papers the decision puts on the topic that
+    present themselves as a survey, review or tutorial (none: the topic's papers, unfiltered;
+    a survey of another topic is none of them), and (the topic, how many such papers)."""
+    asked = replace(form, listing=True, survey=True, query=f"Which papers are about {topic}?")
+    plain = _search_and_decide(asked, retriever=retriever, k=k, filters=filters)
+    on = plain.verdict.relevance.relevant_ids if plain.verdict.outcome == "answered" else []
+    papers = {rp.paper.paper_id: rp.paper for rp in plain.retrieval.papers}
+    kept = [pid for pid in on if pid in papers and is_review(papers[pid])]
+    if kept:
+        filters = replace(filters or Filters(), paper_ids=kept)
+    return asked, filters, (topic, len(kept))
 
 
 def _namesakes(question: str, *, retriever: Retriever) -> tuple[str, list[str]] | None:
@@ -461,6 +495,11 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
         told = for_form(form).left_out if n else for_form(form).left_none
         note = " ".join(filter(None, [note, told.format(
             n=n, thing=thing, papers="paper" if n == 1 else "papers")]))
+    if found.reviews is not None and decision.outcome != "refused":  # "Are there any surveys
+        # on X?": which papers are listed, its surveys or (none here) its papers
+        topic, n = found.reviews
+        told = for_form(form).reviews_found if n else for_form(form).reviews_none
+        note = " ".join(filter(None, [note, told.format(topic=topic)]))
     if leads and decision.missing and decision.outcome != "refused":  # "Compare PPO and SAC"
         say = for_form(form)  # one name, or several ("PPO, SAC and TD3")
         told = say.sides_not_introduced if " and " in decision.missing else \
