@@ -420,3 +420,26 @@ def collection_answer(question: str, *, venue_years: dict[tuple[str, int], int],
                  "trend TOPIC` shows a topic year by year.")
     return Answer(question, "\n".join(lines), "extractive", "collection-v1", [], [],
                   refused=False, outcome=LISTED)
+
+
+def status_answer(question: str, status: str, *, venue_years: dict[tuple[str, int], int]
+                  ) -> Answer:
+    """How many papers here fared so ("Which papers were rejected?", "How many papers were
+    withdrawn?"), by venue with their years, and how to ask for those on a topic: a status
+    asked with nothing else, searched, was a refusal ("none of the papers is about “Which
+    papers were rejected”")."""
+    total = sum(venue_years.values())
+    by_venue: dict[str, dict[int, int]] = {}
+    for (venue, year), n in venue_years.items():
+        by_venue.setdefault(venue, {})[year] = n
+    lines = [f"This collection holds **{total:,}** paper{'s' * (total != 1)} marked {status}:",
+             ""]
+    for venue, counts in sorted(by_venue.items(), key=lambda kv: -sum(kv[1].values())):
+        name = venue.upper() if venue else "no venue given"
+        lines.append(f"- {name}: " + ", ".join(f"{y}: {n:,}" if y else f"no year: {n:,}"
+                                               for y, n in sorted(counts.items())))
+    lines += ["", f"For those on a topic, ask “Which {status} papers are about ...?”; `assistant "
+              f"papers --status {status}` lists them all."]
+    return Answer(question, "\n".join(lines), "extractive", "collection-v1", [], [],
+                  refused=False, outcome=LISTED, filters={"status": status},
+                  filters_read={"status": status})

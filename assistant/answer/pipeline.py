@@ -17,6 +17,7 @@ import asyncio
 import logging
 import re
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
@@ -29,6 +30,7 @@ from assistant.answer.listing import (
     ordered_answer,
     records_answer,
     similar_answer,
+    status_answer,
     trend_answer,
 )
 from assistant.answer.llm_answerer import LLMAnswerer
@@ -101,6 +103,9 @@ NAMESAKES_SHOWN = 4  # authors named when a surname asked about is several autho
 _ONLY_THEIRS = frozenset(["did", "doe", "has", "have", "had", "were", "was", "me", "all", "els",
                           "other", "collect", "here", "public", "co", "list", "show", "wrote",
                           "work", "written", "write", "publish", "author", "store", "index"])
+# what a question counting or listing papers says besides what it counts ("How many papers
+# were rejected?", "List the withdrawn submissions")
+_COUNTING = frozenset(["mani", "much", "number", "submiss", "count", "total"])  # (stems)
 # asks what an author has published (on something): their papers, not one paper
 _WHAT_THEY_PUBLISHED = re.compile(r"\b(?:publish(?:ed|es)?|wr(?:ite|ote|itten|ites)|"
                                   r"(?:has|have|had)\s+(?:done|worked)|work(?:ed|s)?\s+on|"
@@ -361,6 +366,17 @@ def _made_from_collection(question: str, said: Form, history: Sequence[Turn], *,
     if not said.follow_up and collection_ask.read(question):
         return collection_answer(question, venue_years=retriever.index().venue_years(),
                                  chinese=is_chinese(question))
+    status = None if said.follow_up or said.cjk or (filters and filters.any()) else \
+        query_filters.status_asked(question, retriever.index().status_tags)
+    if status and not set(answerability.query_terms(query_filters.leftover(
+            question, {"status": status}))) - _ONLY_THEIRS - _COUNTING:
+        # "Which papers were rejected?", "How many papers were withdrawn?": nothing asked but
+        # the status, counted (searched, it was a refusal: no abstract says "rejected")
+        index = retriever.index()
+        marked = index.paper_mask(status=status)
+        pairs = Counter(zip(index.paper_venues()[marked].tolist(),
+                            index.paper_years()[marked].tolist(), strict=True))
+        return status_answer(question, status, venue_years=dict(pairs))
     picked = bool(filters and filters.paper_ids)
     over_years = None if said.follow_up or picked else \
         trend_ask.read_chinese(question) if said.cjk else trend_ask.read(question)

@@ -350,3 +350,29 @@ def test_how_the_papers_fared_is_read_from_the_question(store, embedder, bundled
     plain = answer("Accepted papers on quantization", retriever=bundled, answerer=answerer,
                    ground=False)
     assert not plain.filters_read and not plain.text.startswith("(Searched only")
+
+
+@pytest.mark.parametrize(("question", "status", "kept"), [
+    ("Which papers were rejected?", "rejected", lambda r: r.get("status") == "Reject"),
+    ("How many papers were withdrawn?", "withdrawn", lambda r: r.get("status") == "Withdraw"),
+    ("What are the oral papers?", "oral", lambda r: r.get("status") == "Oral"),
+])
+def test_a_status_asked_alone_is_counted_by_venue_and_year(question, status, kept, store,
+                                                          embedder):
+    """ "Which papers were rejected?" was searched with nothing left to search for, and refused
+    ("none of the papers searched is about “Which papers were rejected”")."""
+    from collections import Counter
+
+    from assistant.answer.extractive import ExtractiveAnswerer
+    from assistant.answer.pipeline import answer
+
+    result = answer(question, retriever=Retriever(store=store),
+                    answerer=ExtractiveAnswerer(embedder=embedder), ground=False)
+    marked = [r for r in RECORDS.values() if kept(r)]
+    assert result.outcome == "listed" and not result.citations
+    assert result.text.startswith(f"This collection holds **{len(marked)}** paper"
+                                  f"{'s' * (len(marked) != 1)} marked {status}:")
+    for (venue, year), n in Counter((r["venue"].upper(), r["year"]) for r in marked).items():
+        assert f"{year}: {n}" in next(line for line in result.text.splitlines()
+                                      if line.startswith(f"- {venue}:")), (venue, year)
+    assert result.filters_read == {"status": status}
