@@ -2,9 +2,10 @@
 
     python bench/topic_authors.py [--collections ml-theory,ml-years,ml-large]
 
-"Who works on X?", "Which authors have the most papers on X?", "谁在研究X？" (answer/topic_authors.py):
-topics made from the titles of papers picked at an even stride through each collection (two
-content words, as a user might type them), and the ten other fields' topics of
+"Who works on X?", "Which authors have the most papers on X?", "Who are the leading researchers
+in X?" (answer/topic_authors.py): topics made from the titles of papers picked at an even
+stride through each collection (two content words, as a user might type them), and the ten
+other fields' topics of
 bench/exclusion.py. For each answer, checked against the collection's own paper records: each
 person named has exactly the count said of the trend's members (one person however accented),
 no one left out has more, every paper cited beside a name is that person's and a member, every
