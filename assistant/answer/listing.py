@@ -439,7 +439,8 @@ def status_answer(question: str, status: str, *, venue_years: dict[tuple[str, in
         lines.append(f"- {name}: " + ", ".join(f"{y}: {n:,}" if y else f"no year: {n:,}"
                                                for y, n in sorted(counts.items())))
     lines += ["", f"For those on a topic, ask “Which {status} papers are about ...?”; `assistant "
-              f"papers --status {status}` lists them all."]
+              f"papers --status {status}` lists them all, and in the chat `/filter "
+              f"status={status}` asks about them alone."]
     return Answer(question, "\n".join(lines), "extractive", "collection-v1", [], [],
                   refused=False, outcome=LISTED, filters={"status": status},
                   filters_read={"status": status})

@@ -1,7 +1,8 @@
 """Slash commands typed into the chat input, and the question's scope (plain Python).
 
     /help  /new  /papers  /history  /export [md|json|bib|suite] [FILE]  /model [NAME|offline]
-    /filter venue=ICML year=2026 since=2020 until=2024 author=NAME paper=ID   /filter off
+    /filter venue=ICML year=2026 since=2020 until=2024 author=NAME status=S paper=ID
+    /filter off
     /copy  /save
     /table [md|csv] [FILE]   /similar [background|method|result] [PAPER]
 """
@@ -26,7 +27,8 @@ COMMANDS: dict[str, str] = {
     "/export": "/export [md|json|bib|suite] [FILE]: save this conversation to a file; "
                "suite keeps it as a test case",
     "/model": "/model [NAME|offline]: show or switch the chat model",
-    "/filter": "/filter venue=V year=Y since=Y until=Y author=A paper=ID, or /filter off",
+    "/filter": "/filter venue=V year=Y since=Y until=Y author=A status=S paper=ID, or "
+               "/filter off",
     "/similar": "/similar [background|method|result] [ID|TITLE]: the papers most like one "
                 "(by default the last one listed, or the paper asked about)",
     "/copy": "copy the selected answer with its references",
@@ -68,6 +70,7 @@ class Scope:
     paper_title: str | None = None
     since: int | None = None
     until: int | None = None
+    status: str | None = None  # how the papers fared: rejected, accepted, oral, ...
 
     @property
     def empty(self) -> bool:
@@ -78,7 +81,7 @@ class Scope:
 
         return Filters(venue=self.venue, year=self.year, author=self.author,
                        paper_ids=[self.paper_id] if self.paper_id else None,
-                       since=self.since, until=self.until)
+                       since=self.since, until=self.until, status=self.status)
 
     def label(self) -> str:
         bits = []
@@ -93,6 +96,8 @@ class Scope:
             bits.append(f"years {self.since or '…'}–{self.until or '…'}")
         if self.author:
             bits.append(f"author {self.author}")
+        if self.status:
+            bits.append(f"status {self.status}")
         return " · ".join(bits)
 
     def to_dict(self) -> dict[str, Any]:
@@ -113,9 +118,10 @@ def parse_filter(args: list[str], current: Scope) -> Scope:
     for arg in args:
         key, sep, value = arg.partition("=")
         key = key.lower()
-        if not sep or key not in ("venue", "year", "since", "until", "author", "paper"):
+        if not sep or key not in ("venue", "year", "since", "until", "author", "status",
+                                  "paper"):
             raise InputError(f"cannot read {arg!r}: use venue=V, year=Y, since=Y, until=Y, "
-                             "author=A, paper=ID or off")
+                             "author=A, status=S, paper=ID or off")
         given = value.strip() or None  # key= clears that one
         if key in ("year", "since", "until"):
             if given is not None and not given.isdigit():
@@ -128,6 +134,8 @@ def parse_filter(args: list[str], current: Scope) -> Scope:
             scope = replace(scope, paper_id=given, paper_title=None)
         elif key == "venue":
             scope = replace(scope, venue=given)
+        elif key == "status":
+            scope = replace(scope, status=given)
         else:
             scope = replace(scope, author=given)
     return scope

@@ -316,6 +316,13 @@ async def test_slash_commands_keys_and_palette(make_app, tmp_path):
         assert chat.scope.filters().since == 2025 and "years 2025–2026" in chat.scope.label()
         await ask(pilot, "/filter since=lately", wait=False)
         assert "since must be a number" in app.notes[-1][2] and chat.scope.since == 2025
+        await ask(pilot, "/filter status=accepted", wait=False)
+        assert chat.scope.status == "accepted" and "status accepted" in chat.scope.label()
+        assert chat.scope.filters().status == "accepted"
+        await ask(pilot, "/filter status=rejected", wait=False)  # no paper here is: said, and
+        assert "no paper here matches the filter" in app.notes[-1][2]  # the scope kept
+        assert "status 'rejected'" in app.notes[-1][2]
+        assert chat.scope.status == "accepted"
         await ask(pilot, "/filter off", wait=False)
         assert chat.scope.empty
         await ask(pilot, "/bogus", wait=False)
