@@ -218,8 +218,8 @@ def searched(question: str, search_query: str, *, retriever: Retriever, k: int =
                              query=f"Which papers are about {on.group(1)}?" if on
                              else asked_form.query)
     left_out = None
-    if not (form.cjk or form.sides or form.follow_up or asked_form.by_author) and (
-            ex := exclusion.read(query_filters.stripped(form.query, applied))) is not None:
+    if not (form.sides or form.follow_up or asked_form.by_author) and (
+            ex := _exclusion(question, form, applied, retriever=retriever)) is not None:
         asked_form, filters, left_out = _without(ex, asked_form, retriever=retriever,
                                                  filters=filters)
     reviews, unsifted = None, filters
@@ -271,6 +271,21 @@ def _in_english(question: str, search_query: str, form: Form, retriever: Retriev
                 LLM_TRANSLATION_SHARE * sum(idf.values()):
             return own, own_terms
     return english, terms
+
+
+def _exclusion(question: str, form: Form, applied: dict[str, Any], *, retriever: Retriever
+               ) -> exclusion.Exclusion | None:
+    """A request for papers on a topic that do not use something, its topic and thing in
+    English: as written, or translated where asked in Chinese ("关于强化学习但不使用模拟器的论文
+    有哪些？"; a word no dictionary reads: None, the question searched as any other)."""
+    if not form.cjk:
+        return exclusion.read(query_filters.stripped(form.query, applied))
+    asked = exclusion.read_chinese(question)
+    if asked is None:
+        return None
+    topic, thing = (retriever.english(asked.topic)[0], retriever.english(asked.excluded)[0])
+    return exclusion.Exclusion(topic, thing) if topic and thing and not (
+        has_cjk(topic) or has_cjk(thing)) else None
 
 
 def _without(ex: exclusion.Exclusion, form: Form, *, retriever: Retriever,

@@ -79,3 +79,47 @@ def read(question: str) -> Exclusion | None:
                 not re.search(rf"\b{_PAPERS}\b", topic, re.IGNORECASE):
             return Exclusion(topic, excluded)
     return None
+
+
+# ... asked in Chinese: "关于强化学习但不使用模拟器的论文有哪些？", "不使用GAN的图像生成论文",
+# "机器人抓取方面有哪些不用强化学习的工作？": the topic and the thing as asked (the pipeline
+# translates both)
+ZH_CHARS = 12  # at most, for the topic and for the thing (a Latin word counts two)
+# (not the "没有" of "有没有": is there)
+_ZH_NOT = (r"(?:不|(?<!有)没有|(?<![有没])没|无需|无须|不需要|不必)"
+           r"(?:使用|用|依赖|需要|基于|采用|利用|涉及)")
+_ZH_WORKS = r"(?:论文|文章|工作|研究|方法)"
+_ZH_END = r"[？?。！!\s]*$"
+_ZH_FORMS = [
+    # "机器人抓取方面有哪些不用强化学习的工作？"
+    re.compile(rf"^(?:关于)?(?P<x>.+?)(?:方面|领域|方向)?(?:中|里)?(?:有哪些|哪些)(?:是)?{_ZH_NOT}"
+               rf"(?P<y>.+?)的{_ZH_WORKS}?{_ZH_END}"),
+    # "关于强化学习但不使用模拟器的论文有哪些？", "强化学习方面不用模拟器的论文"
+    re.compile(rf"^(?:有哪些|哪些)?(?:关于|有关)?(?P<x>.+?)(?:方面|领域|方向)?(?:的)?(?:但|而|却|并且|且)?"
+               rf"{_ZH_NOT}(?P<y>.+?)的{_ZH_WORKS}(?:有哪些|是哪些|有什么)?{_ZH_END}"),
+    # "不使用GAN的图像生成论文（有哪些）", "有没有不需要标签的图像分类方法？"
+    re.compile(rf"^(?:有哪些|哪些|有没有)?{_ZH_NOT}(?P<y>.+?)的(?P<x>.+?){_ZH_WORKS}(?:有哪些|是哪些)?"
+               rf"{_ZH_END}"),
+]
+
+
+def _zh_size(text: str) -> int:
+    return len(re.findall(r"[\u3400-\u9fff]", text)) + 2 * len(
+        re.findall(r"[A-Za-z0-9][\w\-]*", text))
+
+
+def read_chinese(question: str) -> Exclusion | None:
+    """``read`` for a request asked in Chinese: the topic and the thing as asked, in Chinese
+    (or a name as written); None for any other question."""
+    said = "".join(question.split()) if not re.search(r"[A-Za-z]\s+[A-Za-z]", question) \
+        else " ".join(question.split())
+    for form in _ZH_FORMS:
+        m = form.match(said)
+        if m is None:
+            continue
+        topic = re.sub(r"^(?:关于|有关)", "", m.group("x")).strip("，,、 的")
+        excluded = m.group("y").strip("，,、 的")
+        if 0 < _zh_size(topic) <= ZH_CHARS and 0 < _zh_size(excluded) <= ZH_CHARS and \
+                not re.search(_ZH_WORKS, topic):
+            return Exclusion(topic, excluded)
+    return None

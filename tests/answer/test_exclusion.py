@@ -124,3 +124,27 @@ def test_a_mention_counts_as_use_unless_it_is_negated():
             ("Diffusion transformers generate images.", "diffusion models", True),
             ("A convolutional encoder reads each frame.", "convolutional networks", True)):
         assert uses(p(text), thing) == used, (text, thing)
+
+
+def test_a_request_asked_in_chinese_leaves_out_the_same_papers(grasping, embedder):
+    """ "机器人抓取方面有哪些不用强化学习的工作？" was searched "robotic grasping not so
+    reinforcement learning" and listed the papers that use it; it is read as its English form
+    is, the topic and the thing translated, the answer's own sentences in Chinese."""
+    from assistant.query.exclusion import read_chinese
+
+    for question, (topic, thing) in {
+            "机器人抓取方面有哪些不用强化学习的工作？": ("机器人抓取", "强化学习"),
+            "关于机器人抓取但不使用强化学习的论文有哪些？": ("机器人抓取", "强化学习"),
+            "不使用GAN的图像生成论文有哪些？": ("图像生成", "GAN"),
+            "有没有不需要标签的图像分类方法？": ("图像分类", "标签")}.items():
+        assert read_chinese(question) == Exclusion(topic, thing), question
+    for question in ("哪些论文不使用强化学习？", "这篇论文用了什么数据集？",
+                     "有没有用强化学习做机器人抓取的论文？"):
+        assert read_chinese(question) is None, question
+    answerer = ExtractiveAnswerer(embedder=embedder)
+    said = answer("机器人抓取方面有哪些不用强化学习的工作？", retriever=grasping, answerer=answerer)
+    cited = {c.paper.paper_id for c in said.citations}
+    assert said.outcome == "answered" and cited and not cited & {"rl1", "rl2"}, said.text
+    assert all(not uses(c.paper, "reinforcement learning") for c in said.citations)
+    assert re.match(r"（已排除搜索到的 \d+ 篇标题或摘要提到“reinforcement learning”的论文",
+                    said.text), said.text
