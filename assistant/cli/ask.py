@@ -117,11 +117,17 @@ def cmd_search(args: argparse.Namespace) -> int:
                      filters=filters_from(args))
     retrieval, verdict = found.retrieval, found.verdict
     shown = best_first(retrieval.papers[: args.k or 10])
+    read = {**({"left_out": {"thing": found.left_out[0], "papers": found.left_out[1]}}
+               if found.left_out else {}),
+            **({"surveys_of": {"topic": found.reviews[0], "papers": found.reviews[1]}}
+               if found.reviews else {})}
     if args.json:
         print_json({"query": args.query, "outcome": verdict.outcome,
                      "relevance": verdict.relevance.to_dict(),
                      "filters": {k: v for k, v in asdict(found.filters).items() if v}
                      if found.filters else {},
+                     "filters_read": {**found.applied, **found.dropped},
+                     "filters_dropped": found.dropped, **read,
                      "timings": {k: round(v, 1) for k, v in retrieval.timings.items()},
                      "papers": [{"rank": rp.rank, "paper_id": rp.paper.paper_id,
                                  "title": rp.paper.title, "venue": rp.paper.venue,
@@ -134,6 +140,8 @@ def cmd_search(args: argparse.Namespace) -> int:
                                  "versions": [v.paper_id for v in rp.versions]}
                                 for rp in shown]})
         return 0
+    for line in _read_from_query(found):  # what the query itself set: said, as ``ask`` says it
+        print(line, file=sys.stderr)
     for n, rp in enumerate(shown, 1):  # the estimate that it is what the query asks about
         score = "  - " if rp.verified is None else f"{rp.verified:.2f}"
         where = f"  ({rp.paper.venue_year})" if rp.paper.venue_year else ""
@@ -146,3 +154,21 @@ def cmd_search(args: argparse.Namespace) -> int:
         print("(nothing here is clearly about the query: these are the closest papers)",
               file=sys.stderr)
     return 0
+
+
+def _read_from_query(found: Any) -> list[str]:
+    """The lines ``search`` says before its list when the query itself set what was searched:
+    a filter ("Which ICLR 2018 papers on GANs were rejected?"), papers left out for using
+    something ("... do not use reinforcement learning?"), a topic's surveys."""
+    from assistant.answer.framing import ENGLISH
+    from assistant.search import query_filters
+
+    lines = [query_filters.notice(found.applied, found.dropped)]
+    if found.left_out is not None:
+        thing, n = found.left_out
+        lines.append((ENGLISH.left_out if n else ENGLISH.left_none).format(
+            n=n, thing=thing, papers="paper" if n == 1 else "papers"))
+    if found.reviews is not None:
+        topic, n = found.reviews
+        lines.append((ENGLISH.reviews_found if n else ENGLISH.reviews_none).format(topic=topic))
+    return [line for line in lines if line]

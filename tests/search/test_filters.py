@@ -376,3 +376,22 @@ def test_a_status_asked_alone_is_counted_by_venue_and_year(question, status, kep
         assert f"{year}: {n}" in next(line for line in result.text.splitlines()
                                       if line.startswith(f"- {venue}:")), (venue, year)
     assert result.filters_read == {"status": status}
+
+
+def test_search_says_what_the_query_itself_set(store_dir, capsys):
+    """`assistant search` applied a filter read from the query (and papers left out for
+    using something) without a word; it says so on stderr, as `ask` does in its answer, and
+    `--json` gives `filters_read` and `left_out`."""
+    base = ["search", "--store", str(store_dir), "--collection", "filters", "--k", "20"]
+    assert main([*base, "Which papers on generative adversarial networks were rejected?"]) == 0
+    out, err = capsys.readouterr()
+    assert err.splitlines()[0].startswith("(Searched only rejected papers: read from the "
+                                          "question")
+    assert out.strip() and all("(rejected submission)" in line or "also here" in line
+                               for line in out.splitlines())
+    assert main([*base, "--json", "Which papers on GANs do not use face images?"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["left_out"]["thing"] == "face images" and got["left_out"]["papers"] > 0
+    assert not any("face images" in RECORDS[h["paper_id"]]["abstract"] for h in got["papers"])
+    assert main([*base, "generative adversarial networks"]) == 0  # nothing set: nothing said
+    assert not capsys.readouterr().err.strip()
