@@ -190,6 +190,10 @@ _ONE_ASKED = (r"(?!(?:(?!" + _PLURAL + r"\b)\w+[\s,-]+){0,2}?(?:paper|note|work|
 _NOT_AFTER_PREPOSITION = "".join(rf"(?<!\b{p} )" for p in (
     "of", "for", "on", "to", "with", "without", "from", "by", "in", "at", "over", "across",
     "under", "into", "than"))
+# what makes papers worth reading first: "must-read papers on X", "the seminal work in X"
+NOTABLE_PAPERS = (r"must[- ]reads?|seminal|essential|classic|foundational|influential|landmark|"
+                  r"canonical|notable|core|key|important|representative|good|best|top|major")
+_NOTABLE = NOTABLE_PAPERS
 # "how many papers here ...", "how many of the papers in this collection ..." (query/counted.py
 # reads what follows as the topic)
 HOW_MANY_PAPERS = (r"how\s+many\s+(?:of\s+the\s+)?(?:papers|works|studies)\s+(?:here\s+|in\s+"
@@ -200,6 +204,9 @@ _ASKS_PAPERS = re.compile(
     + _NOT_AFTER_PREPOSITION + r"\bany\s+(?:\w+\s+){0,2}?" + _ANY_OF + r"\b|" + _ANY_OPENING + r"|"
     r"\bare there\s+(?:any\s+)?(?:\w+\s+){0,2}?" + _PLURAL + r"\b|" + _WHAT_WORK + r"|"
     r"^\W*" + _PLURAL + r"\s+(?:on|about|that|which|for|studying|using)\b|"
+    # "must-read papers on X", "seminal work in X", "a reading list on X" (typed alone too)
+    r"^\W*(?:(?:the|some|a\s+few)\s+)?(?:(?:" + _NOTABLE + r")\s+)+" + _ANY_OF
+    + r"\s+(?:on|about|in|for)\b|\breading\s+list\b|"
     # "how many papers here are about X?": the papers on X, counted (not "how many papers did
     # they compare against?")
     r"^\W*" + HOW_MANY_PAPERS + r"(?:are|is|discuss|study|mention|address|cover|focus|deal|"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from assistant.textutil import HOW_MANY_PAPERS, has_cjk
+from assistant.textutil import HOW_MANY_PAPERS, NOTABLE_PAPERS, has_cjk
 
 _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                  "nine": 9, "ten": 10, "twelve": 12, "fifteen": 15, "twenty": 20,
@@ -52,13 +52,15 @@ def without_count(query: str) -> str:
 # on questions, scored "Give me papers on online learning with delays" a near miss that "Which
 # papers are about online learning with delays?" answers, 0.25 against 0.85)
 _REQUEST = re.compile(
-    r"^(?:please\s+)?(?:(?:can|could|would) you\s+)?(?:give me|show me|find(?: me)?|list|"
-    r"recommend|suggest|point me to|get me|name|what are|which are|what is|which is)\s+"
+    r"^(?:please\s+)?(?:(?:can|could|would) you\s+)?(?:(?:give me|show me|find(?: me)?|list|"
+    r"recommend|suggest|point me to|get me|name|what are|which are|(?P<sing>what is|which is))"
+    r"\s+|"
+    r"(?=(?:the\s+)?(?:" + NOTABLE_PAPERS + r")\b))"
     r"(?:(?P<one>a|an|one|1|a single)\s+|some\s+|a few\s+|several\s+|any\s+|more\s+|"
-    r"the\s+)?(?:(?:good|recent|key|relevant|important|related|representative)\s+)?"
+    r"the\s+)?(?:(?:recent|relevant|related|" + NOTABLE_PAPERS + r")\s+)*"
     r"(?:(?P<paper>paper|work|study|article|publication)|papers|works|studies|articles|"
-    r"publications|literature|research)\s+(?:on|about|regarding|concerning|related to|"
-    r"dealing with|that (?:study|address|discuss|tackle|propose|use))\s+"
+    r"publications|literature|research|reading list)\s+(?:on|about|regarding|concerning|"
+    r"related to|dealing with|in|for|that (?:study|address|discuss|tackle|propose|use))\s+"
     r"(?P<topic>.+?)[\s.?!]*$", re.IGNORECASE)
 
 
@@ -80,7 +82,8 @@ def as_asked(query: str) -> str:
     topic = m.group("topic").removesuffix(", please").strip(" ,") if m else ""
     if m is None or not topic:
         return query
-    one = m.group("one") and m.group("paper")
+    one = (m.group("one") or m.group("sing")) and m.group("paper")  # "Which is the best
+    # paper on X?", "Give me a paper on X"
     return f"Which paper is about {topic}?" if one else f"Which papers are about {topic}?"
 
 

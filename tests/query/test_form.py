@@ -278,9 +278,27 @@ def test_papers_named_before_or_a_number_in_passing_count_nothing(question):
     ("I'm looking for work on whether FGF-2 protects crypts",
      "I'm looking for work on whether FGF-2 protects crypts"),
     ("Find the paper that introduced Adam", "Find the paper that introduced Adam"),
+    # what makes papers worth reading first, a reading list, typed alone or asked (each was a
+    # one-paper answer: "must-read papers on imitation learning" named one paper, hedged)
+    ("must-read papers on imitation learning", "Which papers are about imitation learning?"),
+    ("Give me a reading list on offline RL", "Which papers are about offline RL?"),
+    ("What are the seminal papers in sim-to-real transfer?",
+     "Which papers are about sim-to-real transfer?"),
+    ("classic work on Gaussian processes", "Which papers are about Gaussian processes?"),
+    ("What is the key paper on GANs?", "Which paper is about GANs?"),
 ])
 def test_a_list_asked_as_a_request_is_searched_as_the_question(query, want):
     assert as_asked(query) == want
+
+
+@pytest.mark.parametrize("query", ["must-read papers on imitation learning",
+                                   "Give me a reading list on offline RL",
+                                   "the seminal work in sim-to-real transfer",
+                                   "classic work on Gaussian processes"])
+def test_papers_worth_reading_first_are_a_list(query):
+    from assistant.textutil import is_list_question
+
+    assert is_list_question(query) and parse(query).listing, query
 
 
 def test_the_number_asked_for_is_not_searched():
