@@ -11,6 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from topics import topics_of
 
 from assistant.answer.extractive import ExtractiveAnswerer
 from assistant.answer.pipeline import answer
@@ -20,7 +21,6 @@ from assistant.index.store import PaperStore
 from assistant.query import field_ask, trend_ask
 from assistant.search.retrieval import Retriever
 from assistant.sources.corpus import bundled_papers, load_papers
-from assistant.textutil import content_words
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "ml-abstracts.jsonl"
 PEOPLE = ["Sébastien Moreau", "Ada Okafor", "Peter Lindqvist", "Mei Chen", "Jonas Berg"]
@@ -60,14 +60,6 @@ def authored_store(tmp_path_factory, embedder) -> PaperStore:
     store.ingest(papers, source="test:authored")
     return store
 
-
-def topics_of(papers, n: int) -> list[str]:
-    out = []
-    for p in papers[:n]:
-        words = [w for w in content_words(p.title) if len(w) > 3][:2]
-        if words:
-            out.append(" ".join(words))
-    return out
 
 
 def check(store: PaperStore, topic: str, embedder) -> int:

@@ -11,6 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from topics import topics_of
 
 from assistant.answer.listing import chart_lines, trend_answer
 from assistant.answer.trend import FEW, trend
@@ -19,7 +20,6 @@ from assistant.judge.membership import T_MEMBER, T_TOPIC, membership, scores
 from assistant.query import trend_ask
 from assistant.search.retrieval import Retriever
 from assistant.sources.corpus import bundled_papers, load_papers
-from assistant.textutil import content_words
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "ml-abstracts.jsonl"
 OFF_TOPIC = ["medieval French poetry", "coral reef bleaching", "cheese ripening cultures"]
@@ -36,15 +36,6 @@ def years_store(tmp_path_factory, embedder) -> PaperStore:
     store.ingest(papers, source="test:years")
     return store
 
-
-def topics_of(papers, n: int) -> list[str]:
-    """A topic a paper: two content words of its title, as a user might type them."""
-    out = []
-    for p in papers[:n]:
-        words = [w for w in content_words(p.title) if len(w) > 3][:2]
-        if words:
-            out.append(" ".join(words))
-    return out
 
 
 def check(store: PaperStore, topic: str, start: int | None = None, end: int | None = None
