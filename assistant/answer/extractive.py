@@ -381,6 +381,8 @@ class ExtractiveAnswerer:
                         ).format(n=len(sources), author=form.by_author)
             elif form.sifts:  # "which of them use X?": of the previous answer's papers
                 head = say.listing_sifted.format(n=len(sources))
+            elif form.each:  # "Summarize each of these papers": every one of them
+                head = say.listing_each.format(n=len(sources))
             elif form.count and len(sources) >= form.count:  # "Give me three papers on X"
                 head = say.listing_counted.format(n=len(sources))
             else:

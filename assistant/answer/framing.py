@@ -57,6 +57,7 @@ class Framing:
     reviews_found: str
     reviews_none: str
     listing_sifted: str  # {n}
+    listing_each: str  # {n}: "Summarize each of these papers": the papers listed before
     one_sifted: str  # {title} {where}: the one of them that bears on it
     nothing_sifted: str  # {asked}
     nothing_both: str  # {asked}: a comparison, neither side's paper sure (closest to each first)
@@ -129,6 +130,8 @@ ENGLISH = Framing(
                   "survey, review or tutorial; a conference list seldom holds one. Its papers on "
                   "it follow.)"),
     listing_sifted="{n} of them bear on this, best first:",
+    listing_each="The {n} papers listed before, each with the sentence of its abstract that "
+                 "says most of what it does:",
     one_sifted="One of them bears on this: **{title}**{where} [1].",
     nothing_sifted="None of them is about “{asked}”. The closest of them:",
     nothing_both=("No two papers in this collection clearly match both sides of “{asked}”. The "
@@ -211,6 +214,7 @@ CHINESE = Framing(
     reviews_found="（搜索到的关于“{topic}”的论文中，自称综述、评述或教程的几篇。）",
     reviews_none="（搜索到的关于“{topic}”的论文中，没有一篇自称综述、评述或教程；会议论文集很少收录综述。以下是关于它的论文。）",
     listing_sifted="其中有 {n} 篇与此相关，按相关程度排列：",
+    listing_each="前面列出的 {n} 篇论文，每篇引用其摘要中最能说明它做了什么的一句：",
     one_sifted="其中有一篇与此相关：**{title}**{where} [1]。",
     nothing_sifted="其中没有论文是关于“{asked}”的。最接近的几篇：",
     nothing_both="本文集中没有两篇论文能明确对应“{asked}”的两方。先列出与每一方最接近的论文，再列其次接近的：",

@@ -94,6 +94,8 @@ NEAR_MISS_PAPERS = 3
 SURVEY_K = 20
 AUTHOR_LIST = 50  # an author's papers listed at most (the newest)
 SIMILAR_K = 10  # papers listed for "papers similar to X" (as `assistant similar`)
+# what "Summarize each of these papers" asks of each: the sentence that says what it does
+SUMMED_UP = "What does each paper propose and show?"
 # "papers on X that do not use Y": the papers on X searched, those using Y left out of them
 EXCLUSION_POOL = 2 * SURVEY_K
 NO_PAPER = "\x00none"  # a paper id no paper has: every paper on X uses Y
@@ -463,8 +465,18 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
     sift = None if filters and filters.paper_ids else numbered.among(question, history)
     sifted = [p.paper_id for t in (sift[1] if sift else [])
               if (p := retriever.paper_titled(t, named=True)) is not None]
+    each = [] if sift or (filters and filters.paper_ids) else [
+        p.paper_id for t in numbered.summed_up(question, history)
+        if (p := retriever.paper_titled(t, named=True)) is not None]
     pinned = None
-    if sift and len(sifted) >= 2:  # "which of them use X?": the previous answer's papers,
+    if len(each) >= 2:  # "Summarize each of these papers": the previous answer's papers,
+        # every one, each with the sentence that says what it does
+        search_query = SUMMED_UP
+        form = replace(parse(search_query).searched_as(search_query), listing=True,
+                       each=len(each), question=question, cjk=said.cjk)  # (its language)
+        filters = replace(filters or Filters(), paper_ids=each)
+        k = max(k, len(each))
+    elif sift and len(sifted) >= 2:  # "which of them use X?": the previous answer's papers,
         # each judged on X, listed when on it (none may be)
         search_query = sift[0]
         form = replace(parse(search_query).searched_as(search_query), listing=True,
@@ -488,7 +500,8 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
             paper = retriever.paper_titled(pinned)
             if paper is not None:
                 filters = replace(filters or Filters(), paper_ids=[paper.paper_id])
-    found = searched(field.topic if field else search_query if form.sifts else question,
+    found = searched(field.topic if field else search_query if form.sifts or form.each
+                     else question,
                      search_query, retriever=retriever, k=k, filters=filters,
                      infer_filters=infer_filters, form=form)
     back = None if pinned or field or form.sifts else read_back(said, found, history,

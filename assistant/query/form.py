@@ -119,6 +119,9 @@ class Form:
     # how many papers of a recent answer the question sifts ("which of them use domain
     # randomization?", query/numbered.py ``among``): searched among those alone, and judged
     sifts: int = 0
+    # how many papers of a recent answer are each summed up ("Summarize each of these papers",
+    # query/numbered.py ``summed_up``): every one listed, each with what it does
+    each: int = 0
     # how many papers a list asks for by number ("Give me three papers on X", "the top 5 papers
     # about Y", "三篇论文"): the list shows at most that many (judge/decision.py); 0: none said
     count: int = 0

@@ -176,6 +176,31 @@ def among(question: str, history: Sequence[Turn]) -> tuple[str, list[str]] | Non
     return (rest, titles) if titles else None
 
 
+# each of a recent answer's papers summed up: "Summarize each of these papers in one
+# sentence", "Summarize them", "What does each of them do?", "a one-line summary of each",
+# "分别总结一下这些论文" (answered with one paper, the first listed, as a follow-up)
+_EACH = re.compile(
+    r"^(?:(?:please|can\s+you|could\s+you|now|ok(?:ay)?|and)[,\s]+)*(?:"
+    rf"(?:summari[sz]e|sum\s+up|recap|describe|outline|go\s+(?:over|through))\s+(?:(?:each|all|"
+    rf"every\s+one)\s+(?:of\s+)?)?{_SET}|"
+    r"(?:summari[sz]e|sum\s+up|describe)\s+(?:each|every)\s+(?:one|paper)|"
+    r"(?:give\s+(?:me\s+)?)?(?:an?\s+)?(?:one[- ](?:line|sentence)\s+|short\s+|brief\s+|quick\s+)?"
+    rf"(?:summar(?:y|ies)|tl;?drs?)\s+(?:of|for)\s+(?:each|all|every\s+one)(?:\s+of\s+{_SET})?|"
+    rf"what\s+(?:does|do)\s+(?:each|every\s+one|all)\s+(?:of\s+{_SET}|paper|one)\s+(?:do|propose|"
+    r"study|show|find|contribute)"
+    r")(?![\w-])(?!\s+(?:papers|works|ones|studies|methods|that|which|who|using|on)\b)|"
+    r"^(?:请)?(?:分别)?(?:总结|概括|介绍|简述|说说)(?:一下)?(?:这些|那些|上面的?|以上|它们)(?:几篇)?(?:论文|文章|工作)?|"
+    r"^(?:这些|那些|上面的?|以上)(?:几篇)?(?:论文|文章|工作)?(?:分别|各自)(?:讲了|做了|说了|提出了|研究了)什么",
+    re.IGNORECASE)
+
+
+def summed_up(question: str, history: Sequence[Turn]) -> list[str]:
+    """The titles of the papers a recent answer listed (``listed``), when the question asks
+    for each of them summed up ("Summarize each of these papers in one sentence"); [] for any
+    other question."""
+    return listed(history) if _EACH.match(question.strip()) else []
+
+
 def listed(history: Sequence[Turn]) -> list[str]:
     """The titles of the papers a recent answer listed, in its order: the latest of the last
     ``NUMBERED_TURNS`` answers that listed two or more, a line each (its "possibly related

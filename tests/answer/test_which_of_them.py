@@ -213,3 +213,35 @@ def test_what_a_follow_up_after_a_note_refers_to_is_read_past_the_note(say):
     history = [("Which of them use x?", none)]
     rewritten = heuristic(parse("what data did they use?", history), history)
     assert "Paper C" not in rewritten and "Paper D" not in rewritten, rewritten
+
+
+@pytest.mark.parametrize("question", ["Summarize each of these papers in one sentence",
+                                      "Summarize them", "What does each of them do?",
+                                      "Give me a one-line summary of each",
+                                      "分别总结一下这些论文"])
+def test_each_listed_paper_is_summed_up(question, first, retriever, embedder):
+    """ "Summarize each of these papers in one sentence" after a list was answered with one
+    paper (the first listed, as a follow-up): every listed paper, in the list's order, each
+    with a sentence of its own abstract, nothing searched beyond them."""
+    said = _ask(question, retriever, embedder, history=[(FIRST, first.text)])
+    order = [c.paper.paper_id for c in first.citations if not c.less_sure]
+    assert [c.paper.paper_id for c in said.citations] == order, said.text
+    head = (CHINESE if "总结" in question else ENGLISH).listing_each.format(n=len(order))
+    assert said.text.startswith(head), said.text
+    by_id = {p.paper_id: p for p in SIM2REAL}
+    for c in said.citations:  # each line quotes its own paper's abstract
+        line = next(x for x in said.text.splitlines() if x.startswith(
+            f"- **{c.paper.display_title}** [{c.n}]: "))
+        quote = line.split("]: ", 1)[1].rsplit(" [", 1)[0]
+        assert " ".join(quote.split()[-5:]).rstrip(".") in by_id[c.paper.paper_id].abstract
+
+
+def test_a_summary_of_one_paper_or_of_a_sifted_set_is_no_summary_of_each():
+    from assistant.query.numbered import summed_up
+
+    history = [(FIRST, "- **Paper one** [1]: x [1]\n- **Paper two** [2]: y [2]")]
+    assert summed_up("Summarize them", history) == ["Paper one", "Paper two"]
+    for question in ("Summarize the paper", "Summarize these papers that use RL",
+                     "Which of them use domain randomization?", "Summarize the first one"):
+        assert summed_up(question, history) == [], question
+    assert summed_up("Summarize them", []) == []  # nothing listed before
