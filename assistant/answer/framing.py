@@ -125,10 +125,9 @@ ENGLISH = Framing(
     namesakes=("({n} authors here have the surname {surname}: {names}. Name one in full to "
                "see their papers: “Papers by {first}”.)"),
     reviews_found=("(Of the papers the search found on “{topic}”, those that present "
-                   "themselves as a survey, review or tutorial.)"),
+                   "themselves as a survey, review, meta-analysis or tutorial.)"),
     reviews_none=("(None of the papers the search found on “{topic}” presents itself as a "
-                  "survey, review or tutorial; a conference list seldom holds one. Its papers on "
-                  "it follow.)"),
+                  "survey, review, meta-analysis or tutorial. Its papers on it follow.)"),
     listing_sifted="{n} of them bear on this, best first:",
     listing_each="The {n} papers listed before, each with the sentence of its abstract that "
                  "says most of what it does:",
@@ -211,8 +210,8 @@ CHINESE = Framing(
               "仍可能使用它。）"),
     left_none="（搜索到的论文中，没有一篇在标题或摘要中提到“{thing}”；但仍可能有论文使用它。）",
     namesakes="（这里有 {n} 位作者姓 {surname}：{names}。请写出全名，例如“Papers by {first}”。）",
-    reviews_found="（搜索到的关于“{topic}”的论文中，自称综述、评述或教程的几篇。）",
-    reviews_none="（搜索到的关于“{topic}”的论文中，没有一篇自称综述、评述或教程；会议论文集很少收录综述。以下是关于它的论文。）",
+    reviews_found="（搜索到的关于“{topic}”的论文中，自称综述、评述、荟萃分析或教程的几篇。）",
+    reviews_none="（搜索到的关于“{topic}”的论文中，没有一篇自称综述、评述、荟萃分析或教程。以下是关于它的论文。）",
     listing_sifted="其中有 {n} 篇与此相关，按相关程度排列：",
     listing_each="前面列出的 {n} 篇论文，每篇引用其摘要中最能说明它做了什么的一句：",
     one_sifted="其中有一篇与此相关：**{title}**{where} [1]。",

@@ -54,7 +54,10 @@ def test_a_request_for_surveys_is_read_and_others_are_not():
                             ("Is there a review of meta-learning?", "meta-learning"),
                             ("Which papers survey federated learning?", "federated learning"),
                             ("Any tutorial on Gaussian processes?", "Gaussian processes"),
-                            ("surveys on bandits", "bandits")):
+                            ("surveys on bandits", "bandits"),
+                            ("Are there any systematic reviews on depression treatment?",
+                             "depression treatment"),
+                            ("Is there a meta-analysis of statins?", "statins")):
         assert review_ask.read(question) == topic, question
     for question in ("Give me an overview of federated learning",
                      "Review the federated learning literature",
@@ -71,6 +74,11 @@ def test_a_paper_is_a_survey_when_it_says_so_of_itself():
         assert is_review(Paper("x", title, "", [], "", 2020)), title
     assert not is_review(Paper("x", "Learning from survey samples", "We bound the risk of "
                                "Horvitz-Thompson estimators on survey data.", [], "", 2016))
+    # a systematic review or meta-analysis, its kind said after a colon with what it covers
+    assert is_review(Paper("x", "The benefits of statins: meta-analysis of randomised controlled "
+                           "trials", "", [], "", 2009))
+    assert is_review(Paper("x", "Suicide prevention strategies: a systematic review", "", [],
+                           "", 2005))
 
 
 def test_the_surveys_of_a_topic_are_listed_when_there_are_any(retriever, embedder):
@@ -85,7 +93,7 @@ def test_a_topic_without_a_survey_says_so_then_lists_its_papers(retriever, embed
     said = _ask("Are there any surveys on bandits?", retriever, embedder)
     plain = _ask("Which papers are about bandits?", retriever, embedder)
     assert said.text.startswith("(None of the papers the search found on “bandits” presents "
-                                "itself as a survey, review or tutorial")
+                                "itself as a survey, review, meta-analysis or tutorial")
     assert [c.paper.paper_id for c in said.citations] == \
         [c.paper.paper_id for c in plain.citations]
     off = _ask("Are there any surveys on sourdough baking?", retriever, embedder)
