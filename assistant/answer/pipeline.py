@@ -504,8 +504,8 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
                      else question,
                      search_query, retriever=retriever, k=k, filters=filters,
                      infer_filters=infer_filters, form=form)
-    back = None if pinned or field or form.sifts else read_back(said, found, history,
-                                                                retriever=retriever)
+    back = None if pinned or field or form.sifts or form.each else read_back(
+        said, found, history, retriever=retriever)
     if back is not None:  # "What's the solver called?" after an answer about a SAT solver
         found = searched(question, search_query, retriever=retriever, k=k,
                          filters=replace(filters or Filters(), paper_ids=[back]),
