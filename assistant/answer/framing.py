@@ -56,6 +56,10 @@ class Framing:
     # when none of them presents itself as one
     reviews_found: str
     reviews_none: str
+    # a venue the question names that the collection does not hold: {venue} {venues}; or,
+    # its list naming no venue, {venue}
+    venue_absent: str
+    venue_none: str
     listing_sifted: str  # {n}
     listing_each: str  # {n}: "Summarize each of these papers": the papers listed before
     one_sifted: str  # {title} {where}: the one of them that bears on it
@@ -124,6 +128,10 @@ ENGLISH = Framing(
                "abstract; one may still use it.)"),
     namesakes=("({n} authors here have the surname {surname}: {names}. Name one in full to "
                "see their papers: “Papers by {first}”.)"),
+    venue_absent=("(No paper here is from {venue}: the venues here are {venues}. Every paper "
+                  "was searched.)"),
+    venue_none=("(The list names no venue for its papers, so none is known to be from {venue}; "
+                "every paper was searched.)"),
     reviews_found=("(Of the papers the search found on “{topic}”, those that present "
                    "themselves as a survey, review, meta-analysis or tutorial.)"),
     reviews_none=("(None of the papers the search found on “{topic}” presents itself as a "
@@ -210,6 +218,8 @@ CHINESE = Framing(
               "仍可能使用它。）"),
     left_none="（搜索到的论文中，没有一篇在标题或摘要中提到“{thing}”；但仍可能有论文使用它。）",
     namesakes="（这里有 {n} 位作者姓 {surname}：{names}。请写出全名，例如“Papers by {first}”。）",
+    venue_absent="（本文集中没有来自 {venue} 的论文：这里的会议是 {venues}。已检索全部论文。）",
+    venue_none="（论文列表没有给出会议，无法知道哪些来自 {venue}；已检索全部论文。）",
     reviews_found="（搜索到的关于“{topic}”的论文中，自称综述、评述、荟萃分析或教程的几篇。）",
     reviews_none="（搜索到的关于“{topic}”的论文中，没有一篇自称综述、评述、荟萃分析或教程。以下是关于它的论文。）",
     listing_sifted="其中有 {n} 篇与此相关，按相关程度排列：",

@@ -140,6 +140,8 @@ class Searched:
     # "Are there any surveys on X?": X, and how many of its papers found present themselves as
     # one (those listed; none: its papers)
     reviews: tuple[str, int] | None = None
+    # a venue the question names that the collection does not hold ("papers from AISTATS")
+    absent_venue: str | None = None
 
 
 def asked(question: str) -> str:
@@ -185,14 +187,19 @@ def searched(question: str, search_query: str, *, retriever: Retriever, k: int =
         form = replace(form, ask=retriever.english(ask)[0] if form.cjk else ask)
     retriever.check_filters(filters)  # the user's own filters; inferred ones always match
     explicit = filters
+    absent = None
     if infer_filters:
         venues, years = retriever.facets()
         filters = query_filters.infer(question, venues=venues, years=years, explicit=filters,
                                       authors=retriever.author_names,
                                       statuses=lambda: retriever.index().status_tags())
+        absent = None if filters.venue or form.cjk else query_filters.absent_venue(question,
+                                                                                   venues)
     applied = query_filters.read(explicit, filters)
-    asked_form = replace(form, query=query_filters.stripped(form.query, applied),
-                         terms=form.terms and query_filters.stripped(form.terms, applied))
+    unsaid = {**applied, "venue": absent} if absent else applied  # "papers from AISTATS on
+    # bandits" over a list without AISTATS: its papers on bandits, and that said
+    asked_form = replace(form, query=query_filters.stripped(form.query, unsaid),
+                         terms=form.terms and query_filters.stripped(form.terms, unsaid))
     if form.count:  # "the top 5 papers on X": the number is no topic word
         asked_form = replace(asked_form, query=without_count(asked_form.query),
                              terms=asked_form.terms and without_count(asked_form.terms))
@@ -250,6 +257,7 @@ def searched(question: str, search_query: str, *, retriever: Retriever, k: int =
             wider.judged = form.query
             return wider
     found.applied, found.respelt, found.judged = applied, respelt, asked_form.query
+    found.absent_venue = absent
     found.form = replace(form, listing=asked_form.listing, by_author=asked_form.by_author,
                          survey=form.survey or reviews is not None)  # "Are there any surveys
     # on X?" asks for papers as "Which papers ...?" does: its less sure ones said too
@@ -539,6 +547,11 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
         told = for_form(form).left_out if n else for_form(form).left_none
         note = " ".join(filter(None, [note, told.format(
             n=n, thing=thing, papers="paper" if n == 1 else "papers")]))
+    if found.absent_venue:  # "papers from AISTATS on bandits" over a list without AISTATS
+        venues = sorted(v.upper() if v.islower() else v for v in retriever.facets()[0] if v)
+        told = for_form(form).venue_absent if venues else for_form(form).venue_none
+        note = " ".join(filter(None, [told.format(venue=found.absent_venue,
+                                                  venues=", ".join(venues)), note]))
     if found.reviews is not None and decision.outcome != "refused":  # "Are there any surveys
         # on X?": which papers are listed, its surveys or (none here) its papers
         topic, n = found.reviews

@@ -164,6 +164,8 @@ def _read_from_query(found: Any) -> list[str]:
     from assistant.search import query_filters
 
     lines = [query_filters.notice(found.applied, found.dropped)]
+    if found.absent_venue:  # "papers from AISTATS on bandits" over a list without AISTATS
+        lines.append(f"(No paper here is from {found.absent_venue}: every paper was searched.)")
     if found.left_out is not None:
         thing, n = found.left_out
         lines.append((ENGLISH.left_out if n else ENGLISH.left_none).format(

@@ -234,15 +234,51 @@ def status_asked(question: str, tags: Callable[[], Iterable[frozenset[str]]]) ->
     return said if 0 < held < len(every) else None
 
 
+# one venue, two names: a list of NeurIPS papers may call it "nips" (the papercopilot lists
+# do, before and after the rename), and a user says "NeurIPS" (or the other way round)
+VENUE_ALIASES = {"nips": ("neurips",), "neurips": ("nips",)}
+
+
+# venues a question may name, written as their communities write them (a lower-case "acl" is a
+# knee ligament, "alt" a key): one the store does not hold is said, not searched for
+KNOWN_VENUES = ("NeurIPS", "NIPS", "ICML", "ICLR", "AISTATS", "COLT", "UAI", "ACML", "CoRL",
+                "AutoML", "COLM", "ALT", "AAAI", "IJCAI", "CVPR", "ICCV", "ECCV", "ACL", "EMNLP",
+                "NAACL", "KDD", "SIGIR", "ICRA", "IROS", "RSS", "JMLR", "TMLR", "TPAMI")
+
+
+def absent_venue(question: str, venues: Iterable[str]) -> str | None:
+    """A venue the question names as where papers appeared ("papers from AISTATS on bandits")
+    that the store does not hold (by any of its names), or None."""
+    held = {v.lower() for v in venues if v}
+    held |= {a for v in held for a in VENUE_ALIASES.get(v, ())}
+    for name in KNOWN_VENUES:
+        if name.lower() not in held and re.search(
+                rf"(?<![\w-]){re.escape(name)}(?:\s+(?:19|20)\d\d)?\s+(?:papers?|work|"
+                rf"submissions?|articles?)\b|\b(?:from|at|in|published\s+(?:at|in)|appeared\s+"
+                rf"(?:at|in)|accepted\s+(?:at|to))\s+{re.escape(name)}(?![\w-])", question):
+            return name
+    return None
+
+
+def _venue_said(venue: str, question: str) -> str | None:
+    """How the question names a venue the store holds (its name, or another name of it), or
+    None."""
+    for name in (venue, *VENUE_ALIASES.get(venue.lower(), ())):
+        m = re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", question, re.IGNORECASE)
+        if m:
+            return m.group(0)
+    return None
+
+
 def infer(question: str, *, venues: Iterable[str], years: Iterable[int],
           explicit: Filters | None = None,
           authors: Callable[[], Mapping[str, str]] | None = None,
           statuses: Callable[[], Iterable[frozenset[str]]] | None = None) -> Filters:
     explicit = explicit or Filters()
     venues = [v for v in venues if v]
-    matches = (re.search(rf"(?<![\w-]){re.escape(v)}(?![\w-])", question, re.IGNORECASE)
-               for v in venues)  # as the question spells it (venues match in any case)
-    found_venues = sorted({m.group(0) for m in matches if m})
+    # the store's name of each venue the question names (in any case, or by another name)
+    found_venues = sorted({v if said.lower() != v.lower() else said
+                           for v in venues if (said := _venue_said(v, question))})
     year_set = set(years)
     since, until, said = (None, None, "") if explicit.year or explicit.since or \
         explicit.until else year_span(question, year_set)
@@ -280,9 +316,10 @@ def leftover(query: str, applied: dict[str, Any]) -> str:
     # the word that led to a filter goes with it ("Show me papers from COLT 2023 on bandits"
     # was searched as "Show me papers from on bandits", no request any more)
     lead = r"(?:\b(?:from|at|in|of|published\s+(?:at|in))\s+)?"
-    if applied.get("venue"):
-        out = re.sub(rf"{lead}(?<![\w-]){re.escape(str(applied['venue']))}(?![\w-])", " ", out,
-                     flags=re.IGNORECASE)
+    if applied.get("venue"):  # as said: its name or another ("NeurIPS" for "nips")
+        venue = str(applied["venue"])
+        names = "|".join(re.escape(n) for n in (venue, *VENUE_ALIASES.get(venue.lower(), ())))
+        out = re.sub(rf"{lead}(?<![\w-])(?:{names})(?![\w-])", " ", out, flags=re.IGNORECASE)
     if applied.get("year"):
         out = re.sub(rf"{lead}(?<!\d){int(applied['year'])}(?!\d)", " ", out,
                      flags=re.IGNORECASE)
@@ -324,8 +361,9 @@ def described(fields: dict[str, Any]) -> str:
     if fields.get("year"):
         parts.append(f"from {fields['year']}")
     parts += _span(fields, ("from {since} to {until}", "from {since} on", "up to {until}"))
-    if fields.get("venue"):
-        parts.append(f"at {fields['venue']}")
+    if fields.get("venue"):  # as the store names it: in capitals when that is lower case
+        venue = str(fields["venue"])
+        parts.append(f"at {venue.upper() if venue.islower() else venue}")
     return " ".join(parts)
 
 
@@ -336,7 +374,8 @@ def described_zh(fields: dict[str, Any]) -> str:
         parts.append(f"{fields['year']} 年")
     parts += _span(fields, ("{since}–{until} 年", "{since} 年以来", "{until} 年及以前"))
     if fields.get("venue"):
-        parts.append(str(fields["venue"]))
+        venue = str(fields["venue"])
+        parts.append(venue.upper() if venue.islower() else venue)
     fared = {"rejected": "被拒", "accepted": "被录用", "withdrawn": "被撤回", "oral": "口头报告",
              "spotlight": "spotlight"}
     if fields.get("status"):

@@ -395,3 +395,34 @@ def test_search_says_what_the_query_itself_set(store_dir, capsys):
     assert not any("face images" in RECORDS[h["paper_id"]]["abstract"] for h in got["papers"])
     assert main([*base, "generative adversarial networks"]) == 0  # nothing set: nothing said
     assert not capsys.readouterr().err.strip()
+
+
+def test_a_venue_named_by_another_name_or_not_held_is_said(retriever_over, embedder):
+    """ "Which NeurIPS 2018 papers are about GANs?" over a list that calls the venue "nips"
+    (the corpus's lists do) was refused: "NeurIPS" was searched as a topic word. And "papers
+    from AISTATS on bandits" over a list without AISTATS was refused the same way."""
+    from assistant.answer.extractive import ExtractiveAnswerer
+    from assistant.answer.pipeline import answer
+    from assistant.search.query_filters import absent_venue
+
+    papers = [Paper(f"p{i}", f"{m.capitalize()} GANs", f"We train {m} generative adversarial "
+                    "networks and improve GAN sample quality.", [f"A. Gan{i}"],
+                    ("nips", "iclr")[i % 2], 2018 - i % 3 // 2)
+              for i, m in enumerate(METHODS)]
+    retriever = retriever_over(papers, collection="aliases")
+    answerer = ExtractiveAnswerer(embedder=embedder)
+    said = answer("Which NeurIPS 2018 papers are about GANs?", retriever=retriever,
+                  answerer=answerer, ground=False)
+    assert said.outcome == "answered" and said.filters_read == {"venue": "nips", "year": 2018}
+    assert said.citations and all(c.paper.venue == "nips" and c.paper.year == 2018
+                                  for c in said.citations)
+    assert said.text.startswith("(Searched only papers from 2018 at NIPS: read from")
+    other = answer("papers from AISTATS on GANs", retriever=retriever, answerer=answerer,
+                   ground=False)
+    assert other.text.startswith("(No paper here is from AISTATS: the venues here are ICLR, "
+                                 "NIPS. Every paper was searched.)"), other.text
+    assert other.outcome == "answered" and not other.filters_read
+    assert absent_venue("Which NeurIPS papers study GANs?", ["nips"]) is None  # held, renamed
+    assert absent_venue("Is there work on ACL reconstruction in ICML papers?", ["nips"]) == \
+        "ICML"
+    assert absent_venue("a torn acl", []) is None and absent_venue("press alt to", []) is None
