@@ -65,6 +65,17 @@ def tags_for(status: str, accepted: Any) -> frozenset[str]:
 
 STATUS_WORDS = frozenset({"accepted", "unpublished", "rejected", "withdrawn"})
 
+# one venue, two names: a list of NeurIPS papers may call it "nips" (the papercopilot lists
+# do, before and after the rename), and a user says "NeurIPS" (or the other way round)
+VENUE_ALIASES = {"nips": ("neurips",), "neurips": ("nips",)}
+
+
+def venue_names(venue: str) -> tuple[str, ...]:
+    """A venue's names, lower case, as a filter on it matches papers: its own and the others
+    of ``VENUE_ALIASES``."""
+    own = " ".join(venue.lower().split())
+    return (own, *VENUE_ALIASES.get(own, ()))
+
 
 def require_status(status: str, tags: Iterable[frozenset[str]]) -> None:
     """A status filter that no paper here can match is a typo, not an empty result: an error

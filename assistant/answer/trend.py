@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from assistant.judge.membership import members as member_mask
 from assistant.judge.membership import membership, scores
+from assistant.paper import venue_names
 
 if TYPE_CHECKING:
     from assistant.index.chunk_index import ChunkIndex
@@ -102,7 +103,7 @@ def trend(topic: str, *, index: ChunkIndex, embedder: Embedder, start: int | Non
     ids = index.all_paper_ids
     years = index.paper_years()
     if venue:  # another venue's papers are outside the span, as another year's are
-        years = np.where(index.paper_venues() == venue.lower(), years, 0)
+        years = np.where(np.isin(index.paper_venues(), venue_names(venue)), years, 0)
     p = membership(scores(topic, index=index, embedder=embedder))
     known = years > 0
     if not known.any() and venue:  # no paper of that venue has a year: nothing to chart

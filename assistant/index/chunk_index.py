@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from assistant.errors import StoreError
+from assistant.paper import venue_names
 
 if TYPE_CHECKING:
     import numpy as np
@@ -409,8 +410,8 @@ class ChunkIndex:
         if not (venue or year or author or status or paper_ids or since or until):
             return None
         m = np.ones(len(self._meta["ids"]), dtype=bool)
-        if venue:
-            m &= self._venues == venue.lower()
+        if venue:  # by any of its names ("NeurIPS" finds a list's "nips")
+            m &= np.isin(self._venues, venue_names(venue))
         if year:
             m &= self._years == int(year)
         if since:

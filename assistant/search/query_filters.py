@@ -24,6 +24,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from assistant.paper import venue_names
 from assistant.search.retrieval import Filters
 
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
@@ -234,9 +235,6 @@ def status_asked(question: str, tags: Callable[[], Iterable[frozenset[str]]]) ->
     return said if 0 < held < len(every) else None
 
 
-# one venue, two names: a list of NeurIPS papers may call it "nips" (the papercopilot lists
-# do, before and after the rename), and a user says "NeurIPS" (or the other way round)
-VENUE_ALIASES = {"nips": ("neurips",), "neurips": ("nips",)}
 
 
 # venues a question may name, written as their communities write them (a lower-case "acl" is a
@@ -250,7 +248,7 @@ def absent_venue(question: str, venues: Iterable[str]) -> str | None:
     """A venue the question names as where papers appeared ("papers from AISTATS on bandits")
     that the store does not hold (by any of its names), or None."""
     held = {v.lower() for v in venues if v}
-    held |= {a for v in held for a in VENUE_ALIASES.get(v, ())}
+    held |= {a for v in held for a in venue_names(v)}
     for name in KNOWN_VENUES:
         if name.lower() not in held and re.search(
                 rf"(?<![\w-]){re.escape(name)}(?:\s+(?:19|20)\d\d)?\s+(?:papers?|work|"
@@ -263,7 +261,7 @@ def absent_venue(question: str, venues: Iterable[str]) -> str | None:
 def _venue_said(venue: str, question: str) -> str | None:
     """How the question names a venue the store holds (its name, or another name of it), or
     None."""
-    for name in (venue, *VENUE_ALIASES.get(venue.lower(), ())):
+    for name in (venue, *venue_names(venue)[1:]):
         m = re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", question, re.IGNORECASE)
         if m:
             return m.group(0)
@@ -318,7 +316,7 @@ def leftover(query: str, applied: dict[str, Any]) -> str:
     lead = r"(?:\b(?:from|at|in|of|published\s+(?:at|in))\s+)?"
     if applied.get("venue"):  # as said: its name or another ("NeurIPS" for "nips")
         venue = str(applied["venue"])
-        names = "|".join(re.escape(n) for n in (venue, *VENUE_ALIASES.get(venue.lower(), ())))
+        names = "|".join(re.escape(n) for n in (venue, *venue_names(venue)))
         out = re.sub(rf"{lead}(?<![\w-])(?:{names})(?![\w-])", " ", out, flags=re.IGNORECASE)
     if applied.get("year"):
         out = re.sub(rf"{lead}(?<!\d){int(applied['year'])}(?!\d)", " ", out,

@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from assistant.paper import Paper, require_status
+from assistant.paper import Paper, require_status, venue_names
 from assistant.search import fusion, versions
 from assistant.sources.titles import title_name
 
@@ -69,8 +69,8 @@ class Filters:
         status (read from the paper record) are no Chroma metadata filters; the retriever
         resolves them to paper ids through the chunk index (``chroma_where``)."""
         clauses: list[dict[str, Any]] = []
-        if self.venue:
-            clauses.append({"venue_lc": self.venue.lower()})
+        if self.venue:  # by any of its names ("NeurIPS" finds a list's "nips")
+            clauses.append({"venue_lc": {"$in": list(venue_names(self.venue))}})
         if self.year:
             clauses.append({"year": int(self.year)})
         if self.since:
@@ -86,7 +86,7 @@ class Filters:
     def accepts(self, paper: Paper) -> bool:
         """The chunk index's test, for papers in hand (``assistant papers``); retrieval never
         filters its ranked candidates with it."""
-        if self.venue and paper.venue.lower() != self.venue.lower():
+        if self.venue and paper.venue.lower() not in venue_names(self.venue):
             return False
         if self.year and paper.year != int(self.year):
             return False

@@ -422,6 +422,12 @@ def test_a_venue_named_by_another_name_or_not_held_is_said(retriever_over, embed
     assert other.text.startswith("(No paper here is from AISTATS: the venues here are ICLR, "
                                  "NIPS. Every paper was searched.)"), other.text
     assert other.outcome == "answered" and not other.filters_read
+    # the user's own filter too, by either name: the index, Chroma's where, a paper in hand
+    for mode in ("hybrid", "dense"):
+        hits = retriever.search("GANs", k=20, filters=Filters(venue="NeurIPS"), mode=mode)
+        assert hits.papers and {rp.paper.venue for rp in hits.papers} == {"nips"}, mode
+    assert Filters(venue="NeurIPS").accepts(papers[0]) and not Filters(
+        venue="NeurIPS").accepts(papers[1])
     assert absent_venue("Which NeurIPS papers study GANs?", ["nips"]) is None  # held, renamed
     assert absent_venue("Is there work on ACL reconstruction in ICML papers?", ["nips"]) == \
         "ICML"
