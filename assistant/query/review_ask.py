@@ -3,7 +3,7 @@ there a review of meta-learning?", "Which papers survey federated learning?", "I
 meta-analysis of statins?".
 
 Searched as they were, such requests listed the topic's papers as if each were a survey. A
-conference list rarely holds one (2 of the 7,098 papers of the fit venues present themselves
+conference list rarely holds one (2 of the 6,963 papers of the fit venues present themselves
 as one; a medical list holds many systematic reviews and meta-analyses), so whether any here
 is one is what to say. ``read(question)`` returns the topic, or None for any other question;
 "Give me an overview of X" asks for the topic's papers (query/field_ask.py), not for a survey.
