@@ -452,7 +452,7 @@ async def astream(question: str, *, retriever: Retriever, answerer: Answerer, k:
         said_note = False
         async for event in astream(instead, retriever=retriever, answerer=answerer, k=k,
                                    filters=filters, history=history,
-                                   infer_filters=infer_filters, ground=ground):
+                                   infer_filters=infer_filters, ground=False):  # (once, below)
             if isinstance(event, Delta) and not said_note:
                 event, said_note = Delta(note + event.text), True
             elif isinstance(event, Finished):

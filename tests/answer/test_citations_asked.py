@@ -89,6 +89,7 @@ def test_the_most_cited_papers_on_a_topic_are_its_papers_after_saying_so(bundled
         [c.paper.paper_id for c in plain.citations]
     assert said.question == "What is the most cited paper on quantization?"
     assert said.text.endswith(plain.text)
+    assert said.grounding is not None and said.grounding.summary() == plain.grounding.summary()
 
 
 def test_citations_asked_in_chinese_are_answered_in_chinese(bundled_store, embedder):
