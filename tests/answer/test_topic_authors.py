@@ -3,7 +3,6 @@ counted against the store's own paper list, on real Chroma stores and many gener
 
 from __future__ import annotations
 
-import json
 import re
 import unicodedata
 from collections import Counter
@@ -11,7 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from topics import topics_of
+from topics import multi_year_slice, topics_of
 
 from assistant.answer.extractive import ExtractiveAnswerer
 from assistant.answer.pipeline import answer
@@ -20,7 +19,7 @@ from assistant.answer.trend import trend
 from assistant.index.store import PaperStore
 from assistant.query import field_ask, trend_ask
 from assistant.search.retrieval import Retriever
-from assistant.sources.corpus import bundled_papers, load_papers
+from assistant.sources.corpus import bundled_papers
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "ml-abstracts.jsonl"
 PEOPLE = ["Sébastien Moreau", "Ada Okafor", "Peter Lindqvist", "Mei Chen", "Jonas Berg"]
@@ -162,21 +161,8 @@ def test_a_collection_without_authors_says_it_names_no_one(tmp_path, embedder):
 def test_authors_invariants_over_a_slice_of_the_corpus(tmp_path, embedder):
     """300 dev-part papers of COLT and ACML (fit venues) with their real authors, twenty
     topics made from their titles."""
-    from assistant.evaluation.splits import corpus_part
-
-    lines, seen = [], Counter()
-    with SHARED.open() as fh:
-        for line in fh:
-            rec = json.loads(line)
-            if rec["venue"] in ("colt", "acml") and corpus_part(rec) == "dev" \
-                    and seen[rec["year"]] < 12:
-                seen[rec["year"]] += 1
-                lines.append(line)
-    src = tmp_path / "slice.jsonl"
-    src.write_text("".join(lines))
-    store = PaperStore(collection="slice", embedder=embedder, path=tmp_path / "store",
-                       create=True)
-    store.ingest(list(load_papers(str(src))), source="test:slice")
+    store, read = multi_year_slice(SHARED, tmp_path, embedder)
+    assert len(store.papers()) == read
     named = [check(store, topic, embedder) for topic in topics_of(store.papers()[::9], 20)]
     assert sum(n > 0 for n in named) >= 10
 

@@ -11,7 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from topics import topics_of
+from topics import multi_year_slice, topics_of
 
 from assistant.answer.listing import chart_lines, trend_answer
 from assistant.answer.trend import FEW, trend
@@ -19,7 +19,7 @@ from assistant.index.store import PaperStore
 from assistant.judge.membership import T_MEMBER, T_TOPIC, membership, scores
 from assistant.query import trend_ask
 from assistant.search.retrieval import Retriever
-from assistant.sources.corpus import bundled_papers, load_papers
+from assistant.sources.corpus import bundled_papers
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "ml-abstracts.jsonl"
 OFF_TOPIC = ["medieval French poetry", "coral reef bleaching", "cheese ripening cultures"]
@@ -137,23 +137,9 @@ def test_a_topic_nothing_is_about_names_the_closest(years_store):
 def test_trend_invariants_over_a_multi_year_slice_of_the_corpus(tmp_path, embedder):
     """300 dev-part papers of the multi-year fit venues (COLT 2011-24, ACML 2010-24), twenty
     topics made from their titles, three off the field."""
-    lines, seen = [], Counter()
-    from assistant.evaluation.splits import corpus_part
-
-    with SHARED.open() as fh:
-        for line in fh:
-            rec = json.loads(line)
-            if rec["venue"] in ("colt", "acml") and corpus_part(rec) == "dev" \
-                    and seen[rec["year"]] < 12:
-                seen[rec["year"]] += 1
-                lines.append(line)
-    src = tmp_path / "slice.jsonl"
-    src.write_text("".join(lines))
-    store = PaperStore(collection="slice", embedder=embedder, path=tmp_path / "store",
-                       create=True)
-    store.ingest(list(load_papers(str(src))), source="test:slice")
+    store, read = multi_year_slice(SHARED, tmp_path, embedder)
     papers = store.papers()
-    assert len(papers) == len(lines) and len({p.year for p in papers}) >= 14
+    assert len(papers) == read and len({p.year for p in papers}) >= 14
     found = [check(store, topic) for topic in topics_of(papers[::9], 20)]
     assert sum(n > 0 for n in found) >= 10
     assert [check(store, topic) for topic in OFF_TOPIC] == [0, 0, 0]
