@@ -372,6 +372,21 @@ ZH_RECORDS = (
 )
 
 
+def zh_compact(question: str) -> str:
+    """A Chinese question without its spaces ("从 2015 年到 2020 年" as typed with them), unless
+    it holds two Latin words in a row ("large language models"), whose spaces are kept, one
+    each."""
+    if re.search(r"[A-Za-z]\s+[A-Za-z]", question):
+        return " ".join(question.split())
+    return "".join(question.split())
+
+
+def zh_size(text: str) -> int:
+    """How long a Chinese phrase is: its characters, a Latin word or number counting two."""
+    return len(re.findall(r"[\u3400-\u9fff]", text)) + 2 * len(
+        re.findall(r"[A-Za-z0-9][\w\-]*", text))
+
+
 _KANA_HANGUL = re.compile(r"[\uac00-\ud7af\u3040-\u30ff]")
 
 

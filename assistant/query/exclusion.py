@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from assistant.textutil import content_words
+from assistant.textutil import content_words, zh_compact, zh_size
 
 TOPIC_WORDS = 6  # at most, for the topic; the excluded thing: at most EXCLUDED_WORDS
 EXCLUDED_WORDS = 4
@@ -103,23 +103,17 @@ _ZH_FORMS = [
 ]
 
 
-def _zh_size(text: str) -> int:
-    return len(re.findall(r"[\u3400-\u9fff]", text)) + 2 * len(
-        re.findall(r"[A-Za-z0-9][\w\-]*", text))
-
-
 def read_chinese(question: str) -> Exclusion | None:
     """``read`` for a request asked in Chinese: the topic and the thing as asked, in Chinese
     (or a name as written); None for any other question."""
-    said = "".join(question.split()) if not re.search(r"[A-Za-z]\s+[A-Za-z]", question) \
-        else " ".join(question.split())
+    said = zh_compact(question)
     for form in _ZH_FORMS:
         m = form.match(said)
         if m is None:
             continue
         topic = re.sub(r"^(?:关于|有关)", "", m.group("x")).strip("，,、 的")
         excluded = m.group("y").strip("，,、 的")
-        if 0 < _zh_size(topic) <= ZH_CHARS and 0 < _zh_size(excluded) <= ZH_CHARS and \
+        if 0 < zh_size(topic) <= ZH_CHARS and 0 < zh_size(excluded) <= ZH_CHARS and \
                 not re.search(_ZH_WORKS, topic):
             return Exclusion(topic, excluded)
     return None

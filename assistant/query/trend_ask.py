@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from assistant.textutil import names_a_topic
+from assistant.textutil import names_a_topic, zh_compact, zh_size
 
 _YEAR = r"(?:19|20)\d\d"
 _SPAN = re.compile(rf"\b(?:from|between)\s+({_YEAR})\s*(?:to|and|until|till|-|–)\s*({_YEAR})\b"
@@ -228,8 +228,7 @@ ZH_TOPIC_CHARS = 16  # at most (a Latin word counts two): a longer one describes
 def read_chinese(question: str) -> TrendAsk | None:
     """``read`` for a question asked in Chinese: its topic (in Chinese, as asked), the years,
     whether it counts and whether it asks who works on it; None for any other question."""
-    q = "".join(question.split()) if not re.search(r"[A-Za-z]\s+[A-Za-z]", question) \
-        else " ".join(question.split())
+    q = zh_compact(question)
     start = end = None
     if m := _ZH_SPAN.search(q):
         start, end = sorted((int(m.group(1)), int(m.group(2))))
@@ -243,9 +242,7 @@ def read_chinese(question: str) -> TrendAsk | None:
             m = pattern.search(bare)
             topic = m.group("t").strip("，,、 的") if m else ""
             topic = re.sub(r"^(?:关于|有关|研究)", "", topic).strip()
-            size = len(re.findall(r"[\u3400-\u9fff]", topic)) + 2 * len(
-                re.findall(r"[A-Za-z0-9][\w\-]*", topic))
-            if topic and size <= ZH_TOPIC_CHARS and not _ZH_NOT_A_TOPIC.match(topic):
+            if topic and zh_size(topic) <= ZH_TOPIC_CHARS and not _ZH_NOT_A_TOPIC.match(topic):
                 return TrendAsk(topic, start, end, order="authors" if kind == "authors" else "",
                                 count=kind == "count")
     return None
