@@ -381,14 +381,20 @@ def _spans(years: Sequence[int]) -> str:
     return ", ".join(str(a) if a == b else f"{a}–{b}" for a, b in runs)
 
 
+def _by_venue(venue_years: dict[tuple[str, int], int]) -> dict[str, dict[int, int]]:
+    """Papers per (venue, year) as each venue's counts by year, the venue with most first."""
+    by_venue: dict[str, dict[int, int]] = {}
+    for (venue, year), n in venue_years.items():
+        by_venue.setdefault(venue, {})[year] = n
+    return dict(sorted(by_venue.items(), key=lambda kv: -sum(kv[1].values())))
+
+
 def collection_answer(question: str, *, venue_years: dict[tuple[str, int], int],
                       chinese: bool = False) -> Answer:
     """What the collection holds, from its index: its papers, by venue with their years, and
     what to ask of them ("How many papers are there?", "Which venues does it cover?")."""
     total = sum(venue_years.values())
-    by_venue: dict[str, dict[int, int]] = {}
-    for (venue, year), n in venue_years.items():
-        by_venue.setdefault(venue, {})[year] = n
+    by_venue = _by_venue(venue_years)
     years = [y for (_, y) in venue_years if y]
     span = (f"{min(years)}–{max(years)}" if min(years) < max(years) else str(years[0])) \
         if years else ""
@@ -403,8 +409,7 @@ def collection_answer(question: str, *, venue_years: dict[tuple[str, int], int],
     if unnamed:
         lines.append("- 论文列表没有给出会议或年份" if chinese else
                      "- the paper list gives no venue or year")
-    for venue, counts in [] if unnamed else sorted(by_venue.items(),
-                                                     key=lambda kv: -sum(kv[1].values())):
+    for venue, counts in [] if unnamed else by_venue.items():
         n = sum(counts.values())
         known = [y for y in counts if y]
         name = venue.upper() if venue else ("未注明会议" if chinese else "no venue given")
@@ -429,12 +434,10 @@ def status_answer(question: str, status: str, *, venue_years: dict[tuple[str, in
     asked with nothing else, searched, was a refusal ("none of the papers is about “Which
     papers were rejected”")."""
     total = sum(venue_years.values())
-    by_venue: dict[str, dict[int, int]] = {}
-    for (venue, year), n in venue_years.items():
-        by_venue.setdefault(venue, {})[year] = n
+    by_venue = _by_venue(venue_years)
     lines = [f"This collection holds **{total:,}** paper{'s' * (total != 1)} marked {status}:",
              ""]
-    for venue, counts in sorted(by_venue.items(), key=lambda kv: -sum(kv[1].values())):
+    for venue, counts in by_venue.items():
         name = venue.upper() if venue else "no venue given"
         lines.append(f"- {name}: " + ", ".join(f"{y}: {n:,}" if y else f"no year: {n:,}"
                                                for y, n in sorted(counts.items())))
