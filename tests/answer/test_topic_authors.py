@@ -162,6 +162,10 @@ def test_authors_invariants_over_a_slice_of_the_corpus(tmp_path, embedder):
     """300 dev-part papers of COLT and ACML (fit venues) with their real authors, twenty
     topics made from their titles."""
     store, read = multi_year_slice(SHARED, tmp_path, embedder)
+    from assistant.evaluation.splits import corpus_part  # each a dev paper of a fit venue
+
+    assert all(corpus_part({"uid": p.paper_id, "venue": p.venue, "year": p.year}) == "dev"
+               for p in store.papers())
     assert len(store.papers()) == read
     named = [check(store, topic, embedder) for topic in topics_of(store.papers()[::9], 20)]
     assert sum(n > 0 for n in named) >= 10

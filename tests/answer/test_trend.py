@@ -138,6 +138,10 @@ def test_trend_invariants_over_a_multi_year_slice_of_the_corpus(tmp_path, embedd
     """300 dev-part papers of the multi-year fit venues (COLT 2011-24, ACML 2010-24), twenty
     topics made from their titles, three off the field."""
     store, read = multi_year_slice(SHARED, tmp_path, embedder)
+    from assistant.evaluation.splits import corpus_part  # each a dev paper of a fit venue
+
+    assert all(corpus_part({"uid": p.paper_id, "venue": p.venue, "year": p.year}) == "dev"
+               for p in store.papers())
     papers = store.papers()
     assert len(papers) == read and len({p.year for p in papers}) >= 14
     found = [check(store, topic) for topic in topics_of(papers[::9], 20)]
