@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from typing import Any
 
 # A sentence ends at . ! ? followed by space and an upper-case letter, digit, quote or bracket.
@@ -370,6 +371,13 @@ ZH_RECORDS = (
                           r"是否(?:被)?(?:录用|接收|录取)|发表(?:在|于)(?:哪里|哪儿|哪个|什么)|"
                           r"(?:在|于)(?:哪里|哪儿|哪个会议|什么会议)发表|(?:哪一年|哪年|什么时候)发表")),
 )
+
+
+def folded(name: str) -> str:
+    """A name in lower case without its accents ("Sébastien" -> "sebastien"): one person's
+    spellings as one key."""
+    return "".join(c for c in unicodedata.normalize("NFKD", name.lower())
+                   if not unicodedata.combining(c))
 
 
 def zh_compact(question: str) -> str:

@@ -9,8 +9,7 @@ their name is accented, and the most frequent named with the papers that count, 
 
 from __future__ import annotations
 
-import unicodedata
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -19,6 +18,7 @@ from assistant.answer.listing import LISTED, trend_answer, trend_dict
 from assistant.answer.types import Answer
 from assistant.citations import Citation
 from assistant.search.retrieval import RetrievedPaper
+from assistant.textutil import folded
 
 if TYPE_CHECKING:
     from assistant.answer.trend import Member, Trend
@@ -59,9 +59,8 @@ _ZH = _Words(
 
 
 def _person(name: str) -> str:
-    """One key a person: lower case, accents and spacing aside ("Sébastien Bubeck")."""
-    folded = unicodedata.normalize("NFKD", name.lower())
-    return " ".join("".join(c for c in folded if not unicodedata.combining(c)).split())
+    """One key a person: accents and spacing aside ("Sébastien Bubeck")."""
+    return " ".join(folded(name).split())
 
 
 def authors_answer(t: Trend, *, papers: Callable[[list[str]], list[Paper]],
@@ -77,7 +76,7 @@ def authors_answer(t: Trend, *, papers: Callable[[list[str]], list[Paper]],
     records = {p.paper_id: p for p in papers([m.paper_id for m in t.members])}
     members = [m for m in t.members if m.paper_id in records]
     by_person: dict[str, list[Member]] = defaultdict(list)
-    spelt: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    spelt: dict[str, Counter[str]] = defaultdict(Counter)
     for m in members:  # best first: each person's papers stay in that order
         for name in dict.fromkeys(records[m.paper_id].authors):
             key = _person(name)
@@ -96,7 +95,7 @@ def authors_answer(t: Trend, *, papers: Callable[[list[str]], list[Paper]],
     lines = [(say.head if several else say.alone).format(n=len(members), topic=topic), ""]
     for key in (several or ranked)[:AUTHORS]:
         mine = by_person[key]
-        name = max(spelt[key].items(), key=lambda kv: kv[1])[0]
+        name = spelt[key].most_common(1)[0][0]
         shown = []
         for m in mine[:TITLES]:
             n = cited.setdefault(m.paper_id, len(cited) + 1)

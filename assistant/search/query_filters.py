@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from assistant.paper import venue_names
 from assistant.search.retrieval import Filters
+from assistant.textutil import folded
 
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
 _BEFORE = frozenset(["from", "in", "of", "during", "year", "years", "published", "at",
@@ -194,14 +194,8 @@ def surname_asked(question: str, names: Callable[[], Mapping[str, str]]
     people: dict[str, list[str]] = {}
     for said in sorted(set(names().values())):
         if said.lower().split()[-1] == surname.lower():
-            people.setdefault(_folded(said), []).append(said)
+            people.setdefault(folded(said), []).append(said)
     return surname, list(people.values())
-
-
-def _folded(name: str) -> str:
-    """``name`` in lower case without its accents."""
-    return "".join(c for c in unicodedata.normalize("NFKD", name.lower())
-                   if not unicodedata.combining(c))
 
 
 # how a submission fared, said of the papers asked for: "rejected ICLR 2018 papers on GANs",
