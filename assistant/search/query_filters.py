@@ -229,8 +229,6 @@ def status_asked(question: str, tags: Callable[[], Iterable[frozenset[str]]]) ->
     return said if 0 < held < len(every) else None
 
 
-
-
 # venues a question may name, written as their communities write them (a lower-case "acl" is a
 # knee ligament, "alt" a key): one the store does not hold is said, not searched for
 KNOWN_VENUES = ("NeurIPS", "NIPS", "ICML", "ICLR", "AISTATS", "COLT", "UAI", "ACML", "CoRL",
